@@ -1,0 +1,1 @@
+"""The `boundloop` command line."""

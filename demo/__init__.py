@@ -1,0 +1,1 @@
+"""The bundled demo corpus: Halyard Labs, a fictional company written for this project."""

@@ -1,0 +1,1 @@
+"""The three wardens: the budget governor, the entitlement resolver and the verifier."""

@@ -1,0 +1,82 @@
+"""The small interface every index backend implements, and the records that cross it.
+
+Every read takes an `AccessFilter`: there is no way to ask a backend for chunks without one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from policies.entitlements import AccessFilter
+from retrieval.documents import Chunk, Document
+
+
+class Encoder(Protocol):
+    """A dense encoder: LangChain `Embeddings` plus a batch `encode`, a stable `name` and a `dimension`."""
+
+    name: str
+    dimension: int
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A permitted chunk id with one retriever's score (higher is better)."""
+
+    chunk_id: str
+    score: float
+
+
+@dataclass(frozen=True)
+class StoredChunk:
+    """A chunk as read back from the index, with its document's ACL."""
+
+    chunk_id: str
+    doc_id: str
+    title: str
+    text: str
+    source: str
+    page: int | None
+    acl: frozenset[str]
+
+
+@dataclass(frozen=True)
+class DocumentWrite:
+    """A new or changed document with its chunks and their vectors (row i of `vectors` is chunk i)."""
+
+    document: Document
+    content_hash: str
+    chunks: list[Chunk]
+    vectors: np.ndarray
+
+
+@dataclass
+class WriteBatch:
+    """Everything one ingest changes; a backend applies it all or nothing."""
+
+    upserts: list[DocumentWrite]
+    deletes: list[str]
+
+
+class IndexBackend(Protocol):
+    """Storage and candidate generation. Fusion and hit assembly live in `retrieval.search`."""
+
+    encoder_name: str | None
+
+    def keyword_candidates(self, query: str, access: AccessFilter, limit: int) -> list[Candidate]: ...
+
+    def dense_candidates(self, vector: np.ndarray, access: AccessFilter, limit: int) -> list[Candidate]: ...
+
+    def load_chunks(self, chunk_ids: list[str], access: AccessFilter) -> dict[str, StoredChunk]: ...
+
+    def document_hashes(self) -> dict[str, str]: ...
+
+    def apply(self, batch: WriteBatch, encoder_name: str | None) -> None: ...
+
+    def stats(self) -> dict[str, int]: ...
+
+    def close(self) -> None: ...

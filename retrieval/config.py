@@ -1,0 +1,51 @@
+"""Where the index and the directory are: flags first, then `BOUNDLOOP_INDEX` / `BOUNDLOOP_DIRECTORY`, then the demo."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from policies.entitlements import Directory, EntitlementResolver
+from retrieval.backend import IndexBackend
+from retrieval.embeddings import cache_dir
+from retrieval.errors import IndexStoreError
+
+DEMO_ROOT = Path(__file__).resolve().parent.parent / "demo"
+
+
+@dataclass(frozen=True)
+class Locations:
+    """The resolved index location and directory file, and whether they are the bundled demo."""
+
+    index: str
+    directory: Path
+    is_demo: bool
+
+
+def demo_index_dir() -> Path:
+    return cache_dir() / "demo-index"
+
+
+def resolve_locations(index: str | None = None, directory: str | None = None) -> Locations:
+    """Apply the precedence rules; a custom index without a directory is an error, not a silent demo directory."""
+    index = index or os.environ.get("BOUNDLOOP_INDEX") or None
+    directory = directory or os.environ.get("BOUNDLOOP_DIRECTORY") or None
+    if index is None:
+        return Locations(str(demo_index_dir()), Path(directory) if directory else DEMO_ROOT / "directory.yaml", True)
+    if directory is None:
+        raise IndexStoreError("no directory file: pass --directory FILE or set BOUNDLOOP_DIRECTORY")
+    return Locations(index, Path(directory), False)
+
+
+def open_backend(index: str, create: bool = False) -> IndexBackend:
+    """The backend for an index location: a folder for the embedded index, postgresql://... for the server one."""
+    if index.startswith(("postgresql://", "postgres://")):
+        raise IndexStoreError("the PostgreSQL backend is not available in this build; use an index folder")
+    from retrieval.sqlite_index import SqliteIndex
+
+    return SqliteIndex(index, create=create)
+
+
+def load_resolver(directory: Path) -> EntitlementResolver:
+    return EntitlementResolver(Directory.load(directory))

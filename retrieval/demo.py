@@ -1,0 +1,38 @@
+"""The bundled demo corpus: built into an index in the cache folder on first use, rebuilt when it changes."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from retrieval.backend import Encoder
+from retrieval.config import DEMO_ROOT, demo_index_dir
+from retrieval.ingest import ingest
+from retrieval.loaders import load_folder
+from retrieval.sqlite_index import SqliteIndex
+
+STAMP = "corpus.sha256"
+
+
+def corpus_fingerprint(corpus: Path = DEMO_ROOT / "corpus") -> str:
+    digest = hashlib.sha256()
+    for path in sorted(corpus.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(corpus).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_demo_index(encoder: Encoder, folder: Path | None = None) -> Path:
+    """Build or refresh the demo index; cheap when the corpus is unchanged since the last build."""
+    folder = folder or demo_index_dir()
+    stamp = folder / STAMP
+    fingerprint = f"{corpus_fingerprint()}|{encoder.name}"
+    if stamp.exists() and stamp.read_text() == fingerprint:
+        return folder
+    index = SqliteIndex(folder, create=True)
+    try:
+        ingest(index, encoder, load_folder(DEMO_ROOT / "corpus"), show_progress=True)
+    finally:
+        index.close()
+    stamp.write_text(fingerprint)
+    return folder

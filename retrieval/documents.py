@@ -1,0 +1,69 @@
+"""The records that flow through ingest and search: documents, chunks, load problems and search hits."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+@dataclass(frozen=True)
+class Document:
+    """One source document with its access list. `pages` is set for paginated sources (PDF)."""
+
+    doc_id: str
+    title: str
+    text: str
+    acl: tuple[str, ...]
+    source: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    pages: tuple[str, ...] | None = None
+
+    def content_hash(self, salt: str) -> str:
+        """A fingerprint of everything that shapes the document's chunks; `salt` names chunker and encoder."""
+        payload = json.dumps(
+            [self.title, self.text, sorted(self.acl), self.source, self.metadata, self.pages, salt],
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """A file or line that could not be read; reported and skipped."""
+
+    location: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A passage of a document, with its provenance."""
+
+    chunk_id: str
+    doc_id: str
+    ordinal: int
+    title: str
+    text: str
+    source: str
+    page: int | None
+
+
+class SearchHit(BaseModel):
+    """One permitted chunk returned by a search, with each retriever's rank and score beside the fused one."""
+
+    doc_id: str = Field(description="The document the chunk comes from.")
+    chunk_id: str = Field(description="Stable chunk id: '<doc_id>#<ordinal>'.")
+    title: str = Field(description="The document's title.")
+    text: str = Field(description="The chunk's text.")
+    score: float = Field(description="The fused (reciprocal rank fusion) score; higher is better.")
+    source: str = Field(default="", description="Where the document came from (path or URL).")
+    page: int | None = Field(default=None, description="1-based page for paginated sources.")
+    bm25_rank: int | None = Field(default=None, description="1-based rank in the BM25 list, if present.")
+    bm25_score: float | None = Field(default=None, description="BM25 score (higher is better).")
+    dense_rank: int | None = Field(default=None, description="1-based rank in the dense list, if present.")
+    dense_score: float | None = Field(default=None, description="Cosine similarity to the query.")

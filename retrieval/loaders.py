@@ -1,0 +1,248 @@
+"""Read documents from a JSONL file or a folder of .md, .txt, .html and .pdf files.
+
+Loaders yield `Document`s and `LoadProblem`s; a bad file or line is reported with its location and skipped.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from retrieval.documents import Document, LoadProblem
+from retrieval.errors import IngestError
+
+FOLDER_SUFFIXES = {".md", ".markdown", ".txt", ".html", ".htm", ".pdf"}
+MANIFEST_NAMES = ("acl.json", "acl.yaml", "acl.yml")
+_FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
+
+LoadItem = Document | LoadProblem
+
+
+def load_path(path: Path) -> Iterator[LoadItem]:
+    """Documents from a JSONL file or a folder; anything else is an `IngestError` before anything is read."""
+    if path.is_dir():
+        return load_folder(path)
+    if path.is_file() and path.suffix in {".jsonl", ".ndjson"}:
+        return load_jsonl(path)
+    if not path.exists():
+        raise IngestError(f"no such file or folder: {path}")
+    raise IngestError(f"{path}: expected a .jsonl file or a folder of .md/.txt/.html/.pdf files")
+
+
+def _acl_list(value: Any) -> tuple[str, ...] | None:
+    """A validated ACL, or None when the value is not a list of non-empty strings."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(g, str) and g.strip() for g in value):
+        return None
+    return tuple(sorted({g.strip() for g in value}))
+
+
+def load_jsonl(path: Path) -> Iterator[LoadItem]:
+    """One document per line: {"id", "title", "text", "acl", "source"?, "metadata"?}."""
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            where = f"{path}:{number}"
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield LoadProblem(where, f"broken JSON: {exc.msg} (column {exc.colno})")
+                continue
+            yield _document_from_row(row, where)
+
+
+def _document_from_row(row: Any, where: str) -> LoadItem:
+    if not isinstance(row, dict):
+        return LoadProblem(where, "expected a JSON object")
+    missing = [k for k in ("id", "text") if not isinstance(row.get(k), str) or not row[k].strip()]
+    if missing:
+        return LoadProblem(where, f"missing or empty string field(s): {', '.join(missing)}")
+    acl: tuple[str, ...] = ()
+    if row.get("acl") is not None:
+        parsed = _acl_list(row["acl"])
+        if parsed is None:
+            return LoadProblem(where, "'acl' must be a list of group names")
+        acl = parsed
+    metadata = row.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        return LoadProblem(where, "'metadata' must be an object")
+    return Document(
+        doc_id=row["id"].strip(),
+        title=str(row.get("title") or row["id"]),
+        text=row["text"],
+        acl=acl,
+        source=str(row.get("source") or where.rsplit(":", 1)[0]),
+        metadata=metadata,
+    )
+
+
+class _HtmlText(HTMLParser):
+    """Visible text and <title> of an HTML page; scripts and styles are dropped."""
+
+    _BLOCKS = {"p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "br", "section", "article", "table"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.title = ""
+        self.parts: list[str] = []
+        self._skip = 0
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in {"script", "style"}:
+            self._skip += 1
+        elif tag == "title":
+            self._in_title = True
+        elif tag in self._BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in {"script", "style"} and self._skip:
+            self._skip -= 1
+        elif tag == "title":
+            self._in_title = False
+        elif tag in self._BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._skip:
+            return
+        if self._in_title:
+            self.title += data
+        else:
+            self.parts.append(data)
+
+
+class AclManifest:
+    """An acl.json / acl.yaml in a folder, mapping file globs (relative to the folder) to groups."""
+
+    def __init__(self, rules: list[tuple[str, tuple[str, ...]]]) -> None:
+        self.rules = rules
+
+    @classmethod
+    def find(cls, folder: Path) -> AclManifest:
+        for name in MANIFEST_NAMES:
+            path = folder / name
+            if path.is_file():
+                return cls.load(path)
+        return cls([])
+
+    @classmethod
+    def load(cls, path: Path) -> AclManifest:
+        try:
+            text = path.read_text(encoding="utf-8")
+            raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        except (OSError, json.JSONDecodeError, yaml.YAMLError) as exc:
+            raise IngestError(f"ACL manifest {path} cannot be read: {exc}") from None
+        if not isinstance(raw, dict):
+            raise IngestError(f"ACL manifest {path} must map file globs to lists of groups")
+        rules: list[tuple[str, tuple[str, ...]]] = []
+        for pattern, groups in raw.items():
+            acl = _acl_list(groups)
+            if acl is None:
+                raise IngestError(f"ACL manifest {path}: {pattern!r} must map to a list of group names")
+            rules.append((str(pattern), acl))
+        return cls(rules)
+
+    def acl_for(self, relative: str) -> tuple[str, ...]:
+        """The groups of the first glob that matches; none matches means no ACL (visible to nobody)."""
+        name = relative.rsplit("/", 1)[-1]
+        for pattern, acl in self.rules:
+            if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(name, pattern):
+                return acl
+        return ()
+
+
+def _split_front_matter(text: str, where: str) -> tuple[dict[str, Any], str]:
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return {}, text
+    try:
+        meta = yaml.safe_load(match.group(1)) or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"front matter is not valid YAML: {exc}") from None
+    if not isinstance(meta, dict):
+        raise ValueError("front matter must be a YAML mapping")
+    return meta, text[match.end():]
+
+
+def _read_pdf(path: Path) -> tuple[str, tuple[str, ...]]:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(str(path))
+        pages = tuple((page.extract_text() or "").strip() for page in reader.pages)
+        title = str((reader.metadata or {}).get("/Title") or "")
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
+        raise ValueError(f"unreadable PDF: {exc}") from None
+    if not any(pages):
+        raise ValueError("unreadable PDF: no extractable text")
+    return title, pages
+
+
+def _first_heading(body: str) -> str:
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped:
+            return stripped.lstrip("#").strip()
+    return ""
+
+
+def load_file(path: Path, relative: str, manifest: AclManifest) -> LoadItem:
+    """One file of a folder as a document, or the problem that stopped it."""
+    try:
+        pages: tuple[str, ...] | None = None
+        meta: dict[str, Any] = {}
+        if path.suffix == ".pdf":
+            title, pages = _read_pdf(path)
+            body = "\n\n".join(pages)
+        else:
+            raw = path.read_text(encoding="utf-8")
+            meta, body = _split_front_matter(raw, relative)
+            title = ""
+            if path.suffix in {".html", ".htm"}:
+                parser = _HtmlText()
+                parser.feed(body)
+                title, body = parser.title.strip(), "".join(parser.parts)
+            title = title or _first_heading(body)
+    except UnicodeDecodeError:
+        return LoadProblem(str(path), "not UTF-8 text")
+    except (OSError, ValueError) as exc:
+        return LoadProblem(str(path), str(exc))
+    if not body.strip():
+        return LoadProblem(str(path), "no text")
+    if "acl" in meta:
+        acl = _acl_list(meta["acl"])
+        if acl is None:
+            return LoadProblem(str(path), "front matter 'acl' must be a list of group names")
+    else:
+        acl = manifest.acl_for(relative)
+    doc_id = str(meta.get("id") or relative.rsplit(".", 1)[0])
+    extra = {k: v for k, v in meta.items() if k not in {"id", "title", "acl"}}
+    return Document(
+        doc_id=doc_id,
+        title=str(meta.get("title") or title or path.stem),
+        text=body.strip(),
+        acl=acl,
+        source=relative,
+        metadata=json.loads(json.dumps(extra, default=str)),
+        pages=pages,
+    )
+
+
+def load_folder(folder: Path) -> Iterator[LoadItem]:
+    """Every supported file below `folder`, in a stable order."""
+    manifest = AclManifest.find(folder)
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix.lower() in FOLDER_SUFFIXES:
+            yield load_file(path, path.relative_to(folder).as_posix(), manifest)

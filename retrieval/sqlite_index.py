@@ -1,0 +1,167 @@
+"""The embedded default index: one SQLite file holding BM25 full text (FTS5), dense vectors and the ACLs."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from policies.entitlements import AccessFilter
+from retrieval.backend import Candidate, DocumentWrite, StoredChunk, WriteBatch
+from retrieval.errors import IndexStoreError
+from retrieval.query_terms import content_terms
+from retrieval.sqlite_schema import connect
+from retrieval.vector_cache import VectorCache
+
+INDEX_FILE = "index.db"
+
+
+class SqliteIndex:
+    """An index folder on disk. Writes are single transactions; readers see the old or the new state, never half."""
+
+    def __init__(self, folder: str | Path, create: bool = False) -> None:
+        self.folder = Path(folder)
+        if create:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        elif not (self.folder / INDEX_FILE).exists():
+            raise IndexStoreError(f"no index at {self.folder} (run `boundloop ingest PATH --index {self.folder}`)")
+        self._conn = connect(str(self.folder / INDEX_FILE), create=create)
+        self._lock = threading.RLock()
+        self._cache: VectorCache | None = None
+
+    @property
+    def encoder_name(self) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key='encoder'").fetchone()
+        return row[0] if row else None
+
+    def _meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def _group_tokens(self, groups: frozenset[str]) -> list[str]:
+        if not groups:
+            return []
+        marks = ",".join("?" * len(groups))
+        rows = self._conn.execute(f"SELECT gid FROM groups WHERE name IN ({marks})", sorted(groups)).fetchall()
+        return [f"g{gid}" for (gid,) in rows]
+
+    def keyword_candidates(self, query: str, access: AccessFilter, limit: int) -> list[Candidate]:
+        """BM25 over title and text; the ACL is a clause of the same FTS query, so ranking sees only permitted rows."""
+        with self._lock:
+            tokens = self._group_tokens(access.groups)
+            terms = content_terms(query)
+            if not tokens or not terms or limit <= 0:
+                return []
+            match = "acl_tokens : ({}) AND {{title text}} : ({})".format(
+                " OR ".join(tokens), " OR ".join(f'"{t}"' for t in terms)
+            )
+            rows = self._conn.execute(
+                "SELECT c.chunk_id, bm25(chunks_fts, 2.0, 1.0, 0.0) AS s FROM chunks_fts "
+                "JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?",
+                (match, limit),
+            ).fetchall()
+        return [Candidate(chunk_id, -score) for chunk_id, score in rows]
+
+    def dense_candidates(self, vector: np.ndarray, access: AccessFilter, limit: int) -> list[Candidate]:
+        """Exact cosine search among the permitted rows of the in-memory vector cache."""
+        return self._vectors().search(vector, access, limit)
+
+    def _vectors(self) -> VectorCache:
+        with self._lock:
+            generation = self._meta("generation") or "0"
+            if self._cache is None or self._cache.generation != generation:
+                dimension = int(self._meta("dimension") or 0)
+                self._cache = VectorCache.load(self._conn, generation, dimension)
+            return self._cache
+
+    def load_chunks(self, chunk_ids: list[str], access: AccessFilter) -> dict[str, StoredChunk]:
+        """The chunks by id, re-checked against the filter (defence in depth: a stray id yields nothing)."""
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT chunk_id, doc_id, title, text, source, page, acl FROM chunks WHERE chunk_id IN ({marks})",
+                chunk_ids,
+            ).fetchall()
+        found: dict[str, StoredChunk] = {}
+        for chunk_id, doc_id, title, text, source, page, acl in rows:
+            groups = frozenset(json.loads(acl))
+            if access.permits(groups):
+                found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups)
+        return found
+
+    def document_hashes(self) -> dict[str, str]:
+        with self._lock:
+            return dict(self._conn.execute("SELECT doc_id, content_hash FROM documents").fetchall())
+
+    def stats(self) -> dict[str, int]:
+        with self._lock:
+            documents = self._conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+            chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        return {"documents": documents, "chunks": chunks}
+
+    def apply(self, batch: WriteBatch, encoder_name: str | None) -> None:
+        """Apply a whole batch in one transaction: on any error the index is exactly as before."""
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if batch.upserts and encoder_name:
+                    self._check_encoder(encoder_name, batch)
+                for doc_id in batch.deletes:
+                    conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
+                for write in batch.upserts:
+                    self._write_document(write)
+                conn.execute(
+                    "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='generation'"
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def _check_encoder(self, encoder_name: str, batch: WriteBatch) -> None:
+        stored = self._meta("encoder")
+        if stored is not None and stored != encoder_name:
+            raise IndexStoreError(f"index was built with encoder {stored!r}, not {encoder_name!r}: use a new --index")
+        if stored is None:
+            dimension = batch.upserts[0].vectors.shape[1]
+            self._conn.execute("INSERT INTO meta VALUES ('encoder', ?), ('dimension', ?)", (encoder_name, dimension))
+
+    def _write_document(self, write: DocumentWrite) -> None:
+        conn, doc = self._conn, write.document
+        conn.execute("DELETE FROM documents WHERE doc_id=?", (doc.doc_id,))
+        acl_json = json.dumps(sorted(doc.acl))
+        conn.execute(
+            "INSERT INTO documents VALUES (?,?,?,?,?,?,?)",
+            (doc.doc_id, doc.title, doc.source, acl_json, json.dumps(doc.metadata), write.content_hash, time.time()),
+        )
+        tokens = " ".join(self._ensure_group_tokens(doc.acl))
+        conn.executemany(
+            "INSERT INTO chunks (chunk_id, doc_id, ordinal, title, text, source, page, acl, acl_tokens, vector) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [
+                (c.chunk_id, c.doc_id, c.ordinal, c.title, c.text, c.source, c.page, acl_json, tokens,
+                 np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes())
+                for i, c in enumerate(write.chunks)
+            ],
+        )
+
+    def _ensure_group_tokens(self, groups: tuple[str, ...]) -> list[str]:
+        for group in groups:
+            self._conn.execute(
+                "INSERT OR IGNORE INTO groups (name, gid) VALUES (?, (SELECT coalesce(max(gid), 0) + 1 FROM groups))",
+                (group,),
+            )
+        return self._group_tokens(frozenset(groups))
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+

@@ -1,0 +1,68 @@
+"""Schema of the embedded index: documents, chunks with vectors and ACLs, and an FTS5 table over them."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from retrieval.errors import IndexStoreError
+
+SCHEMA_VERSION = 1
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    source TEXT NOT NULL,
+    acl TEXT NOT NULL,            -- JSON list of groups; [] means visible to nobody
+    metadata TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS groups (name TEXT PRIMARY KEY, gid INTEGER UNIQUE NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY,
+    chunk_id TEXT UNIQUE NOT NULL,
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    source TEXT NOT NULL,
+    page INTEGER,
+    acl TEXT NOT NULL,            -- the document's ACL, JSON
+    acl_tokens TEXT NOT NULL,     -- the ACL as group tokens ('g3 g7') for filtering inside FTS queries
+    vector BLOB NOT NULL          -- float32, unit length
+);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    title, text, acl_tokens, content='chunks', content_rowid='id', tokenize='porter unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts(rowid, title, text, acl_tokens) VALUES (new.id, new.title, new.text, new.acl_tokens);
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, title, text, acl_tokens)
+    VALUES ('delete', old.id, old.title, old.text, old.acl_tokens);
+END;
+"""
+
+
+def connect(path: str, create: bool) -> sqlite3.Connection:
+    """Open the index database (WAL, foreign keys on) and create or check its schema."""
+    try:
+        conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        row = conn.execute("SELECT name FROM sqlite_master WHERE name='meta'").fetchone()
+        if row is None:
+            if not create:
+                raise IndexStoreError(f"{path} is not a boundloop index (run `boundloop ingest` first)")
+            conn.executescript("BEGIN;" + _DDL + "COMMIT;")
+            conn.execute("INSERT INTO meta VALUES ('schema_version', ?), ('generation', '0')", (str(SCHEMA_VERSION),))
+    except sqlite3.DatabaseError as exc:
+        raise IndexStoreError(f"cannot open index {path}: {exc}") from None
+    version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    if version is None or int(version[0]) != SCHEMA_VERSION:
+        raise IndexStoreError(f"index {path} has schema version {version and version[0]}, expected {SCHEMA_VERSION}")
+    return conn

@@ -1,0 +1,56 @@
+"""An in-memory copy of the index's vectors, with per-group row sets, for exact ACL-filtered dense search."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+
+import numpy as np
+
+from policies.entitlements import AccessFilter
+from retrieval.backend import Candidate
+
+
+@dataclass
+class VectorCache:
+    """Vectors of one index generation. Rebuilt when an ingest bumps the generation."""
+
+    generation: str
+    chunk_ids: list[str]
+    matrix: np.ndarray
+    group_rows: dict[str, np.ndarray]
+
+    @classmethod
+    def load(cls, conn: sqlite3.Connection, generation: str, dimension: int) -> VectorCache:
+        chunk_ids: list[str] = []
+        blobs: list[bytes] = []
+        members: dict[str, list[int]] = {}
+        for position, (chunk_id, acl, vector) in enumerate(
+            conn.execute("SELECT chunk_id, acl, vector FROM chunks ORDER BY id")
+        ):
+            chunk_ids.append(chunk_id)
+            blobs.append(vector)
+            for group in json.loads(acl):
+                members.setdefault(group, []).append(position)
+        matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(chunk_ids), dimension)
+        group_rows = {g: np.asarray(rows, dtype=np.int64) for g, rows in members.items()}
+        return cls(generation, chunk_ids, matrix, group_rows)
+
+    def permitted_rows(self, access: AccessFilter) -> np.ndarray:
+        """Row positions the filter permits (the union of the user's groups)."""
+        parts = [self.group_rows[g] for g in access.groups if g in self.group_rows]
+        if not parts:
+            return np.empty(0, dtype=np.int64)
+        return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
+
+    def search(self, vector: np.ndarray, access: AccessFilter, limit: int) -> list[Candidate]:
+        """The `limit` most similar permitted chunks: ranking happens only among permitted rows."""
+        rows = self.permitted_rows(access)
+        if rows.size == 0 or limit <= 0:
+            return []
+        scores = (self.matrix @ vector.astype(np.float32))[rows]
+        take = min(limit, rows.size)
+        top = np.argpartition(-scores, take - 1)[:take]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [Candidate(self.chunk_ids[rows[i]], float(scores[i])) for i in top]
