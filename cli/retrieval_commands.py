@@ -126,7 +126,7 @@ def _run_search_batch(workspace: Workspace, args: argparse.Namespace) -> int:
                 except BoundloopError as exc:
                     row["error"] = str(exc)
             else:
-                row["error"] = line.error
+                row.update(line=line.line, error=line.error)
             failures += "error" in row
             out.write(json.dumps(row) + "\n")
     finally:

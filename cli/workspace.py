@@ -24,7 +24,7 @@ class Workspace:
 
     @cached_property
     def encoder(self) -> Encoder:
-        return build_embeddings()  # type: ignore[no-any-return]
+        return build_embeddings()
 
     @cached_property
     def resolver(self) -> EntitlementResolver:

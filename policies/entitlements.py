@@ -77,7 +77,8 @@ class Directory:
         try:
             raw = json.loads(raw_text) if path.suffix == ".json" else yaml.safe_load(raw_text)
         except (json.JSONDecodeError, yaml.YAMLError) as exc:
-            raise DirectoryError(f"directory file {path} is not valid {path.suffix.lstrip('.') or 'YAML'}: {exc}") from None
+            kind = "JSON" if path.suffix == ".json" else "YAML"
+            raise DirectoryError(f"directory file {path} is not valid {kind}: {exc}") from None
         return cls.from_mapping(raw, source=str(path))
 
     @classmethod

@@ -65,7 +65,8 @@ class WriteBatch:
 class IndexBackend(Protocol):
     """Storage and candidate generation. Fusion and hit assembly live in `retrieval.search`."""
 
-    encoder_name: str | None
+    @property
+    def encoder_name(self) -> str | None: ...
 
     def keyword_candidates(self, query: str, access: AccessFilter, limit: int) -> list[Candidate]: ...
 

@@ -6,22 +6,37 @@ import re
 
 from retrieval.documents import Chunk, Document
 
-CHUNKER_VERSION = "sent-v1"
+CHUNKER_VERSION = "sent-v2"
 MAX_WORDS = 120
 OVERLAP_WORDS = 25
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])")
+_STRUCTURED = re.compile(r"^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)")
+_TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split text into sentences, keeping paragraph boundaries as sentence boundaries."""
+    """Split text into sentences; paragraph breaks, headings, list items and table rows also end a sentence."""
     sentences: list[str] = []
     for paragraph in _PARAGRAPH.split(text):
-        paragraph = " ".join(paragraph.split())
-        if paragraph:
-            sentences.extend(s for s in _SENTENCE.split(paragraph) if s)
+        prose: list[str] = []
+        for line in paragraph.splitlines():
+            stripped = line.strip()
+            if _STRUCTURED.match(stripped):
+                sentences.extend(_prose_sentences(prose))
+                prose = []
+                if not _TABLE_RULE.match(stripped):
+                    sentences.append(" ".join(stripped.split()))
+            elif stripped:
+                prose.append(stripped)
+        sentences.extend(_prose_sentences(prose))
     return sentences
+
+
+def _prose_sentences(lines: list[str]) -> list[str]:
+    joined = " ".join(" ".join(lines).split())
+    return [s for s in _SENTENCE.split(joined) if s] if joined else []
 
 
 def _windows(sentences: list[str], max_words: int, overlap_words: int) -> list[str]:
@@ -33,7 +48,7 @@ def _windows(sentences: list[str], max_words: int, overlap_words: int) -> list[s
     for sentence in sentences:
         words = len(sentence.split())
         if fresh and count + words > max_words:
-            windows.append(" ".join(current))
+            windows.append("\n".join(current))
             carried: list[str] = []
             carried_words = 0
             for previous in reversed(current):
@@ -47,7 +62,7 @@ def _windows(sentences: list[str], max_words: int, overlap_words: int) -> list[s
         count += words
         fresh = True
     if fresh:
-        windows.append(" ".join(current))
+        windows.append("\n".join(current))
     return windows
 
 

@@ -131,10 +131,10 @@ class MiniLMOnnxEmbeddings(Embeddings):
         return out
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.encode(texts).tolist()  # type: ignore[no-any-return]
+        return self.encode(texts).tolist()
 
     def embed_query(self, text: str) -> list[float]:
-        return self.encode([text])[0].tolist()  # type: ignore[no-any-return]
+        return self.encode([text])[0].tolist()
 
 
 class MiniLMTorchEmbeddings(Embeddings):
@@ -152,10 +152,10 @@ class MiniLMTorchEmbeddings(Embeddings):
         return np.asarray(self._model.encode(texts, batch_size=32, normalize_embeddings=True), dtype=np.float32)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.encode(texts).tolist()  # type: ignore[no-any-return]
+        return self.encode(texts).tolist()
 
     def embed_query(self, text: str) -> list[float]:
-        return self.encode([text])[0].tolist()  # type: ignore[no-any-return]
+        return self.encode([text])[0].tolist()
 
 
 class HostedEmbeddings(Embeddings):

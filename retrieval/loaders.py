@@ -182,7 +182,8 @@ def _read_pdf(path: Path) -> tuple[str, tuple[str, ...]]:
     try:
         reader = PdfReader(str(path))
         pages = tuple((page.extract_text() or "").strip() for page in reader.pages)
-        title = str((reader.metadata or {}).get("/Title") or "")
+        metadata = reader.metadata
+        title = str(metadata.get("/Title") or "") if metadata else ""
     except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
         raise ValueError(f"unreadable PDF: {exc}") from None
     if not any(pages):
@@ -203,6 +204,7 @@ def load_file(path: Path, relative: str, manifest: AclManifest) -> LoadItem:
     try:
         pages: tuple[str, ...] | None = None
         meta: dict[str, Any] = {}
+        title = ""
         if path.suffix == ".pdf":
             title, pages = _read_pdf(path)
             body = "\n\n".join(pages)
