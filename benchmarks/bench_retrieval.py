@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import json
 import multiprocessing
 import os
@@ -18,13 +17,15 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from bench_data import DATA, distinct_passages, hotpot_rows, ingest_documents, pooled_hotpot
 
 from policies.entitlements import AccessFilter
 from retrieval.backend import DocumentWrite, Encoder, WriteBatch
@@ -35,43 +36,13 @@ from retrieval.ingest import EMBED_STEP, ingest
 from retrieval.search import SearchMode, hybrid_search
 from retrieval.sqlite_index import SqliteIndex
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 GROUPS = ["all-staff", "engineering", "finance", "hr", "legal", "sales", "support", "research", "exec", "ops"]
 USER_GROUPS = frozenset({"all-staff", "engineering", "finance"})
 MODES: tuple[SearchMode, ...] = ("keyword", "vector", "hybrid")
 WARMUP = 20
 
 
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
-def _hotpot_paragraphs(rows: list[dict[str, Any]]) -> Iterator[tuple[str, list[str]]]:
-    for row in rows:
-        yield from zip(row["context"]["title"], row["context"]["sentences"], strict=True)
-
-
-def _join(sentences: list[str]) -> str:
-    return " ".join(s.strip() for s in sentences)
-
-
 # --- 1. ingest throughput -------------------------------------------------------------------------------------
-
-
-def ingest_documents(data: Path, n: int) -> list[Document]:
-    """`n` documents of about 100 words: consecutive sentences of distinct HotpotQA dev paragraphs (cycled)."""
-    paragraphs = dict(_hotpot_paragraphs(_jsonl(data / "hotpotqa" / "dev.jsonl")))
-    stream = itertools.cycle((title, s.strip()) for title, sentences in paragraphs.items() for s in sentences)
-    documents: list[Document] = []
-    while len(documents) < n:
-        title, words, parts = "", 0, []
-        while words < 90:
-            sentence_title, sentence = next(stream)
-            title, words = title or sentence_title, words + len(sentence.split())
-            parts.append(sentence)
-        documents.append(Document(f"ingest-{len(documents)}", title, " ".join(parts), ("all-staff",), "hotpotqa"))
-    return documents
 
 
 def _timed(fn: Callable[[], Any]) -> float:
@@ -114,31 +85,6 @@ def bench_ingest(data: Path, n_docs: int, repeat: int) -> dict[str, Any]:
 # --- 2. search latency at scale -------------------------------------------------------------------------------
 
 
-def _source_texts(data: Path) -> Iterator[tuple[str, str]]:
-    for split in ("dev", "test"):
-        for title, sentences in _hotpot_paragraphs(_jsonl(data / "hotpotqa" / f"{split}.jsonl")):
-            yield title, _join(sentences)
-        for row in _jsonl(data / "musique" / f"{split}.jsonl"):
-            yield from ((p["title"], p["paragraph_text"]) for p in row["paragraphs"])
-        for row in _jsonl(data / "2wikimultihopqa" / f"{split}.jsonl"):
-            yield from ((title, _join(sentences)) for title, sentences in row["context"])
-    squad = json.loads((data / "unanswerable" / "squad2_dev_normans_rhine.json").read_text(encoding="utf-8"))
-    for article in squad["data"]:
-        yield from ((article["title"], p["context"]) for p in article["paragraphs"])
-    for folder in ("enterprise/sec10q", "enterprise/contoso"):
-        for row in _jsonl(data / folder / "pages.jsonl"):
-            yield f"{row['doc']} page {row['page']}", row["text"]
-
-
-def distinct_passages(data: Path) -> list[tuple[str, str]]:
-    """Every distinct (title, passage) of the shared data, long texts cut by the real chunker into ~100 words."""
-    seen: dict[tuple[str, str], None] = {}
-    for title, text in _source_texts(data):
-        for chunk in chunk_document(Document("p", title, text, ("x",)), max_words=100, overlap_words=0):
-            seen.setdefault((chunk.title, chunk.text), None)
-    return list(seen)
-
-
 def passage_vectors(encoder: Encoder, passages: list[tuple[str, str]], cache: Path) -> tuple[np.ndarray, float]:
     """Each passage embedded once (as ingest would: title, newline, text); cached on disk by content."""
     digest = hashlib.sha256(json.dumps([encoder.name, passages]).encode("utf-8")).hexdigest()[:16]
@@ -179,8 +125,9 @@ def build_scale_index(folder: Path, encoder_name: str, passages: list[tuple[str,
     stats = index.stats()
     index.close()
     size = sum(f.stat().st_size for f in folder.iterdir())
+    copies = sorted({n_chunks // len(passages), -(-n_chunks // len(passages))})
     return {"chunks": stats["chunks"], "distinct_passages": len(passages),
-            "copies_per_passage": round(n_chunks / len(passages), 2), "build_s": round(build_s, 1),
+            "copies_per_passage": " or ".join(map(str, copies)), "build_s": round(build_s, 1),
             "db_mb": round(size / 2**20, 1), "permitted_chunks": permitted}
 
 
@@ -194,6 +141,10 @@ def _proc_status_mb(field: str) -> float:
 def _percentiles(samples: list[float]) -> dict[str, float]:
     ms = np.asarray(samples) * 1000
     return {"p50_ms": round(float(np.percentile(ms, 50)), 2), "p95_ms": round(float(np.percentile(ms, 95)), 2)}
+
+
+def _search(index: SqliteIndex, encoder: Encoder, access: AccessFilter, mode: SearchMode, query: str) -> object:
+    return hybrid_search(index, encoder, query, access, 10, mode)
 
 
 def _latencies(step: Callable[[str], object], questions: list[str]) -> dict[str, float]:
@@ -218,7 +169,7 @@ def measure_search(folder: str, questions: list[str]) -> dict[str, Any]:
         "dense_candidates (50, pre-encoded)": lambda q: index.dense_candidates(vectors[q], access, 50),
     }
     for mode in MODES:
-        steps[f"hybrid_search mode={mode}, k=10"] = lambda q, m=mode: hybrid_search(index, encoder, q, access, 10, m)
+        steps[f"hybrid_search mode={mode}, k=10"] = partial(_search, index, encoder, access, mode)
     latency = {name: _latencies(step, questions) for name, step in steps.items()}
     return {"queries": len(questions), "user_groups": sorted(USER_GROUPS), "latency": latency,
             "vector_cache_load_s": round(cache_load_s, 2),
@@ -227,7 +178,7 @@ def measure_search(folder: str, questions: list[str]) -> dict[str, Any]:
 
 def bench_search(data: Path, n_chunks: int, questions: list[str], workdir: Path) -> dict[str, Any]:
     encoder = build_embeddings()
-    passages = distinct_passages(data)
+    passages = distinct_passages(data)[:n_chunks]  # a small index needs no more passages than chunks
     vectors, embed_s = passage_vectors(encoder, passages, workdir / "cache")
     with tempfile.TemporaryDirectory(prefix="bench-scale-", dir=workdir) as tmp:
         built = build_scale_index(Path(tmp), encoder.name, passages, vectors, n_chunks)
@@ -241,7 +192,8 @@ def bench_search(data: Path, n_chunks: int, questions: list[str], workdir: Path)
 
 def recall(index: SqliteIndex, encoder: Encoder, rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     """Per mode: share of questions with every gold paragraph in the top k (both), and mean share of gold found."""
-    access, out = AccessFilter(groups=frozenset({"all"})), {}
+    access = AccessFilter(groups=frozenset({"all"}))
+    out: dict[str, dict[str, float]] = {}
     for mode in MODES:
         found: dict[int, list[float]] = {5: [], 10: [], 20: []}
         for row in rows:
@@ -255,15 +207,13 @@ def recall(index: SqliteIndex, encoder: Encoder, rows: list[dict[str, Any]]) -> 
 
 
 def bench_quality(rows: list[dict[str, Any]], workdir: Path) -> dict[str, Any]:
-    pool: dict[str, Document] = {}
-    for title, sentences in _hotpot_paragraphs(rows):
-        pool.setdefault(title, Document(title, title, _join(sentences), ("all",), "hotpotqa/dev"))
+    pool = pooled_hotpot(rows)
     result: dict[str, Any] = {"questions": len(rows), "documents": len(pool)}
     for spec in ("minilm", "minilm-fp32"):
         encoder = build_embeddings(spec)
         with tempfile.TemporaryDirectory(prefix="bench-quality-", dir=workdir) as tmp:
             index = SqliteIndex(tmp, create=True)
-            result["chunks"] = ingest(index, encoder, pool.values(), show_progress=False).chunks_written
+            result["chunks"] = ingest(index, encoder, pool, show_progress=False).chunks_written
             result[encoder.name] = recall(index, encoder, rows)
             index.close()
     return result
@@ -293,8 +243,8 @@ def render(result: dict[str, Any]) -> str:
             ["int8 ONNX encoder alone", rate["encoder_int8"], ""],
             ["fp32 sentence-transformers encoder alone", rate["encoder_fp32"], ""],
             ["int8 / fp32 speed", f"{ing['int8_over_fp32']}x", ""]]),
-        f"### Search: {srch['chunks']} chunks = {srch['distinct_passages']} distinct real passages reused "
-        f"~{srch['copies_per_passage']} times each under different doc ids; ACLs from {len(GROUPS)} groups; "
+        f"### Search: {srch['chunks']} chunks = {srch['distinct_passages']} distinct real passages, each written "
+        f"{srch['copies_per_passage']} times under different doc ids; ACLs from {len(GROUPS)} groups; "
         f"user {'+'.join(srch['user_groups'])} may see {srch['permitted_chunks']} chunks; "
         f"{srch['queries']} HotpotQA dev questions after {WARMUP} warm-up queries",
         _table(["measure", "p50 ms", "p95 ms", "target"], [
@@ -332,11 +282,12 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(2)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    rows = _jsonl(args.data / "hotpotqa" / "dev.jsonl")[: args.questions]
+    rows = hotpot_rows(args.data, args.questions)
     result: dict[str, Any] = {
         "command": " ".join(["python", *sys.argv]),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "load_average_at_start": os.getloadavg(),
     }
     stages: dict[str, Callable[[], dict[str, Any]]] = {
         "ingest": lambda: bench_ingest(args.data, args.docs, args.repeat),

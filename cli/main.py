@@ -10,7 +10,7 @@ from policies.errors import BoundloopError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from cli import retrieval_commands
+    from cli import loop_commands, retrieval_commands
 
     parser = argparse.ArgumentParser(
         prog="boundloop",
@@ -19,6 +19,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     retrieval_commands.add_ingest(sub)
     retrieval_commands.add_search(sub)
+    loop_commands.add_ask(sub)
+    loop_commands.add_trace(sub)
+    loop_commands.add_stats(sub)
     return parser
 
 

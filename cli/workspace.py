@@ -5,10 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from pathlib import Path
+
+from graph.registry import RunRegistry
+from graph.runner import CHECKPOINT_FILE, LoopRunner, sqlite_checkpointer
+from policies.budget import BudgetLimits
 from policies.entitlements import AccessFilter, EntitlementResolver
+from reasoners.factory import build_reasoner
 from retrieval.backend import Encoder, IndexBackend
 from retrieval.config import Locations, load_resolver, open_backend, resolve_locations
-from retrieval.embeddings import build_embeddings
+from retrieval.embeddings import build_embeddings, cache_dir
 from retrieval.search import EntitledSearcher
 
 
@@ -37,6 +43,27 @@ class Workspace:
 
             ensure_demo_index(self.encoder)
         return open_backend(self.locations.index)
+
+    @cached_property
+    def registry(self) -> RunRegistry:
+        return RunRegistry(self.state_dir / CHECKPOINT_FILE)
+
+    @property
+    def state_dir(self) -> Path:
+        """Where runs are checkpointed: beside an index folder, else the local cache."""
+        index = self.locations.index
+        if "://" in index:
+            return cache_dir()
+        return Path(index)
+
+    @cached_property
+    def runner(self) -> LoopRunner:
+        backend = self.backend  # builds the demo index first when needed
+        return LoopRunner(
+            resolver=self.resolver, backend=backend, encoder=self.encoder, reasoner=build_reasoner(),
+            limits=BudgetLimits.from_env(), checkpointer=sqlite_checkpointer(self.state_dir / CHECKPOINT_FILE),
+            registry=self.registry,
+        )
 
     def searcher_for(self, user: str) -> EntitledSearcher:
         """A searcher bound to `user`'s groups; an unknown user raises before any search runs."""

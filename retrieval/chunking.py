@@ -6,7 +6,7 @@ import re
 
 from retrieval.documents import Chunk, Document
 
-CHUNKER_VERSION = "sent-v2"
+CHUNKER_VERSION = "sent-v3"
 MAX_WORDS = 120
 OVERLAP_WORDS = 25
 
@@ -16,17 +16,36 @@ _STRUCTURED = re.compile(r"^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 
 
+def _cells(row: str) -> list[str]:
+    return [" ".join(c.replace("**", "").split()) for c in row.strip().strip("|").split("|")]
+
+
+def _table_row(header: list[str], row: str) -> str:
+    """A data row made self-contained: 'Header: cell; Header: cell' (the header row itself is not kept)."""
+    pairs = [f"{h}: {c}" if h else c for h, c in zip(header, _cells(row), strict=False) if c and c not in {"-", "—"}]
+    return "; ".join(pairs)
+
+
 def split_sentences(text: str) -> list[str]:
-    """Split text into sentences; paragraph breaks, headings, list items and table rows also end a sentence."""
+    """Split text into sentences; paragraph breaks, headings, list items and table rows also end a sentence.
+
+    Markdown table rows become 'Column: value; ...' so each row carries its header's meaning.
+    """
     sentences: list[str] = []
     for paragraph in _PARAGRAPH.split(text):
         prose: list[str] = []
+        header: list[str] = []
         for line in paragraph.splitlines():
             stripped = line.strip()
+            if _TABLE_RULE.match(stripped) and stripped.count("|") and sentences:
+                header = _cells(sentences.pop()) if sentences[-1].startswith("|") else header
+                continue
             if _STRUCTURED.match(stripped):
                 sentences.extend(_prose_sentences(prose))
                 prose = []
-                if not _TABLE_RULE.match(stripped):
+                if stripped.startswith("|") and header:
+                    sentences.append(_table_row(header, stripped))
+                else:
                     sentences.append(" ".join(stripped.split()))
             elif stripped:
                 prose.append(stripped)

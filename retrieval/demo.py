@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 
 from retrieval.backend import Encoder
+from retrieval.chunking import CHUNKER_VERSION
 from retrieval.config import DEMO_ROOT, demo_index_dir
 from retrieval.ingest import ingest
 from retrieval.loaders import load_folder
@@ -26,7 +27,7 @@ def ensure_demo_index(encoder: Encoder, folder: Path | None = None) -> Path:
     """Build or refresh the demo index; cheap when the corpus is unchanged since the last build."""
     folder = folder or demo_index_dir()
     stamp = folder / STAMP
-    fingerprint = f"{corpus_fingerprint()}|{encoder.name}"
+    fingerprint = f"{corpus_fingerprint()}|{CHUNKER_VERSION}|{encoder.name}"
     if stamp.exists() and stamp.read_text() == fingerprint:
         return folder
     index = SqliteIndex(folder, create=True)

@@ -1,0 +1,136 @@
+"""`boundloop ask`, `boundloop trace` and `boundloop stats`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from cli.jsonl import read_batch
+from cli.workspace import Workspace
+from graph.stats import summarise
+from policies.errors import BoundloopError
+
+
+def add_ask(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ask", help="ask a question: cited claims, a fallback list, or an honest abstention")
+    p.add_argument("question", nargs="?", help="the question")
+    p.add_argument("--user", help="the user to ask as (from the directory)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--batch", metavar="FILE.jsonl", help='many questions: lines {"id", "user", "question"}')
+    p.add_argument("--out", metavar="FILE", help="with --batch: write results here instead of stdout")
+    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
+    p.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")
+    p.set_defaults(run=run_ask)
+
+
+def add_trace(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("trace", help="print every transition of a past run")
+    p.add_argument("run_id")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
+    p.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")
+    p.set_defaults(run=run_trace)
+
+
+def add_stats(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("stats", help="hops per class and limit hits over past runs")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
+    p.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")
+    p.set_defaults(run=run_stats)
+
+
+def _print_result(result: dict[str, Any]) -> None:
+    status = result["status"]
+    if status == "answered":
+        print(result["answer"])
+        print("\nSources:")
+        for c in result["citations"]:
+            page = f", page {c['page']}" if c.get("page") else ""
+            print(f"  [{c['marker']}] {c['title']} ({c['chunk_id']}{page})")
+    elif status == "fallback":
+        print(result["answer"])
+        for n, r in enumerate(result["fallback_results"], start=1):
+            print(f"  {n}. {r['title']} ({r['chunk_id']})")
+    else:
+        print(result["abstain_reason"])
+    usage = result["usage"]
+    completeness = "complete" if result["complete"] else f"INCOMPLETE: {result['stop_reason']} limit reached"
+    print(f"\n{status} ({result['query_class']}, {completeness}); {usage['hops']} hops, {usage['retrieval_calls']} "
+          f"searches, {usage['tokens']} tokens, {usage['elapsed_ms']} ms; run {result['run_id']}")
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    workspace = Workspace.open(args.index, args.directory)
+    if args.batch:
+        return _run_ask_batch(workspace, args)
+    if not args.question or not args.user:
+        raise BoundloopError("ask needs a QUESTION and --user NAME (or --batch FILE.jsonl)")
+    result = workspace.runner.ask(args.question, args.user)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        _print_result(result)
+    return 0
+
+
+def _run_ask_batch(workspace: Workspace, args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    lines = list(read_batch(args.batch))
+    out: IO[str] = Path(args.out).open("w", encoding="utf-8") if args.out else sys.stdout
+    failures = 0
+    try:
+        for line in tqdm(lines, unit="question", desc="asking", file=sys.stderr, disable=not args.out):
+            row: dict[str, Any] = {"id": line.id, "user": line.user}
+            if line.error is None and line.user is not None and line.question is not None:
+                try:
+                    row.update(workspace.runner.ask(line.question, line.user))
+                except BoundloopError as exc:
+                    row["error"] = str(exc)
+            else:
+                row.update(line=line.line, error=line.error)
+            failures += "error" in row
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+    finally:
+        if args.out:
+            out.close()
+    if failures:
+        print(f"{failures} batch line(s) failed; see their 'error' fields", file=sys.stderr)
+    return 0
+
+
+def run_trace(args: argparse.Namespace) -> int:
+    spans = Workspace.open(args.index, args.directory).runner.trace(args.run_id)
+    if args.json:
+        print(json.dumps({"run_id": args.run_id, "spans": spans}, indent=2))
+        return 0
+    print(f"{'#':>2}  {'node':<10} {'start':<12} {'ms':>8}  {'hops':>4} {'calls':>5} {'tokens':>6} {'elapsed':>7}  "
+          "decision / reason")
+    for n, span in enumerate(spans, start=1):
+        usage = span["usage"]
+        start = datetime.fromtimestamp(span["start"]).strftime("%H:%M:%S.%f")[:12]
+        print(f"{n:>2}  {span['node']:<10} {start:<12} {span['duration_ms']:>8.2f}  {usage['hops']:>4} "
+              f"{usage['retrieval_calls']:>5} {usage['tokens']:>6} {usage['elapsed_ms']:>7}  {span['decision']}")
+        if span["reason"]:
+            print(f"{'':>58}  ({span['reason']})")
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    summary = summarise(Workspace.open(args.index, args.directory).registry.finished_runs())
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    print(f"{summary['runs']} runs")
+    print("average hops per class: " + ", ".join(f"{k} {v:.2f}" for k, v in summary["avg_hops_by_class"].items()))
+    print("share of runs that hit each limit: " + ", ".join(f"{k} {v:.1%}" for k, v in summary["limit_hit_share"].items()))
+    for group in ("limit_hit_runs", "other_runs"):
+        g = summary[group]
+        print(f"{group.replace('_', ' ')}: {g['runs']} runs, answered {g['answered_share']:.1%}")
+    return 0

@@ -1,0 +1,46 @@
+"""Wires the loop: every working node's only outgoing edge goes to the budget governor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from graph.context import RunContext
+from graph.routing import route_after_governor
+from graph.spans import traced
+from graph.state import LoopInput, LoopOutput, LoopState
+from nodes.evaluate import evaluate
+from nodes.governor import governor
+from nodes.plan import plan
+from nodes.refine import refine
+from nodes.respond import respond
+from nodes.retrieve import retrieve
+from nodes.synthesise import synthesise
+from nodes.understand import understand
+from nodes.verify import verify
+
+WORKING_NODES = {
+    "understand": understand,
+    "plan": plan,
+    "retrieve": retrieve,
+    "evaluate": evaluate,
+    "refine": refine,
+    "synthesise": synthesise,
+    "verify": verify,
+    "respond": respond,
+}
+
+
+def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The bounded loop; compiled without a checkpointer when a server supplies persistence."""
+    builder = StateGraph(LoopState, context_schema=RunContext, input_schema=LoopInput, output_schema=LoopOutput)
+    builder.add_node("governor", traced("governor", governor))
+    for name, step in WORKING_NODES.items():
+        builder.add_node(name, traced(name, step))
+        builder.add_edge(name, "governor")
+    builder.add_edge(START, "governor")
+    builder.add_conditional_edges("governor", route_after_governor)
+    return builder.compile(checkpointer=checkpointer, name="boundloop")

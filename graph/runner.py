@@ -1,0 +1,118 @@
+"""Runs the loop for one authenticated user: builds the run context, checkpoints every step, records the run."""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from graph.builder import build_graph
+from graph.context import RunContext
+from graph.registry import RunRegistry
+from graph.state import LoopOutput
+from policies.budget import BudgetLimits
+from policies.entitlements import AccessFilter, EntitlementResolver
+from policies.errors import BoundloopError
+from reasoners.base import Reasoner
+from retrieval.backend import Encoder, IndexBackend
+from retrieval.search import EntitledSearcher
+
+MAX_QUESTION_CHARS = 4000
+_OUTPUT_KEYS = set(LoopOutput.__annotations__)
+CHECKPOINT_FILE = "runs.db"
+
+
+def sqlite_checkpointer(path: str | Path) -> BaseCheckpointSaver:
+    """The default checkpointer: an SQLite file (WAL) shared by every process on the machine."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    conn.execute("PRAGMA journal_mode=WAL")
+    saver = SqliteSaver(conn)
+    saver.setup()
+    return saver
+
+
+def validate_question(question: Any) -> str:
+    if not isinstance(question, str) or not question.strip():
+        raise BoundloopError("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise BoundloopError(f"the question is longer than {MAX_QUESTION_CHARS} characters")
+    return question.strip()
+
+
+@dataclass
+class LoopRunner:
+    """Everything a run needs except the user, who comes with each call from an authenticated source."""
+
+    resolver: EntitlementResolver
+    backend: IndexBackend
+    encoder: Encoder
+    reasoner: Reasoner
+    limits: BudgetLimits
+    checkpointer: BaseCheckpointSaver | None = None
+    registry: RunRegistry | None = None
+
+    def __post_init__(self) -> None:
+        self.graph = build_graph(checkpointer=self.checkpointer)
+
+    def context_for(self, user: str) -> RunContext:
+        """Resolve the principal (unknown users fail here, before anything runs) and bind its filter."""
+        principal = self.resolver.resolve(user)
+        searcher = EntitledSearcher(self.backend, self.encoder, AccessFilter.for_principal(principal))
+        return RunContext(principal=principal, searcher=searcher, reasoner=self.reasoner, limits=self.limits)
+
+    def _start(self, question: str, user: str) -> tuple[str, str, RunContext, dict[str, Any]]:
+        question = validate_question(question)
+        context = self.context_for(user)
+        run_id = uuid.uuid4().hex
+        if self.registry:
+            self.registry.start(run_id, user, question)
+        config = {"configurable": {"thread_id": run_id}, "run_name": "boundloop",
+                  "metadata": {"reasoner": self.reasoner.name, "prompt_version": self.reasoner.prompt_version}}
+        return question, run_id, context, config
+
+    def ask(self, question: str, user: str) -> dict[str, Any]:
+        """One run to its end: answered, abstained or fallback; never past its budget."""
+        question, run_id, context, config = self._start(question, user)
+        result = dict(self.graph.invoke({"question": question}, config=config, context=context))  # type: ignore[arg-type]
+        result["run_id"] = run_id
+        if self.registry:
+            self.registry.finish(run_id, result)
+        return result
+
+    def stream(self, question: str, user: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Yield ("span", span) per transition, then ("result", result)."""
+        question, run_id, context, config = self._start(question, user)
+        result: dict[str, Any] = {}
+        for chunk in self.graph.stream({"question": question}, config=config, context=context,  # type: ignore[arg-type]
+                                       stream_mode=["updates", "values"]):
+            mode, payload = chunk
+            if mode == "updates":
+                for update in payload.values():
+                    for span in (update or {}).get("spans", []):
+                        yield "span", span
+            else:
+                result = payload
+        output = {k: result.get(k) for k in result if k in _OUTPUT_KEYS}
+        output["run_id"] = run_id
+        if self.registry:
+            self.registry.finish(run_id, output)
+        yield "result", output
+
+    def trace(self, run_id: str) -> list[dict[str, Any]]:
+        """The spans of a run, read back from its checkpoints."""
+        if self.checkpointer is None:
+            raise BoundloopError("no checkpointer configured, so no traces are kept")
+        snapshot = self.graph.get_state({"configurable": {"thread_id": run_id}})
+        spans = snapshot.values.get("spans") if snapshot and snapshot.values else None
+        if not spans:
+            raise BoundloopError(f"no run {run_id!r}")
+        return list(spans)
+
+

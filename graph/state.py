@@ -1,0 +1,73 @@
+"""The loop's state, and its narrow public input and output.
+
+The state holds what the reasoning steps may see: the question and what the trimmed backend returned. It never
+holds the principal, the limits or the access filter; those live in the run context.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal, TypedDict
+
+from graph.models import Assessment, Claim, Evidence, SubQuery, Understanding, Verdict
+from graph.reducers import append, merge_evidence, merge_subqueries
+from policies.budget import StopReason
+
+Step = Literal["understand", "plan", "retrieve", "evaluate", "refine", "synthesise", "verify", "respond", "end"]
+
+
+class LoopInput(TypedDict):
+    """What a caller sends: a question and nothing else."""
+
+    question: str
+
+
+class LoopOutput(TypedDict, total=False):
+    """What a caller gets back: the same shape as `boundloop ask --json`."""
+
+    run_id: str
+    status: str
+    complete: bool
+    stop_reason: StopReason | None
+    query_class: str
+    answer: str
+    claims: list[dict[str, Any]]
+    citations: list[dict[str, Any]]
+    usage: dict[str, int]
+    abstain_reason: str | None
+    fallback_results: list[dict[str, Any]]
+    conflicts: list[dict[str, Any]]
+    dropped_claims: int
+
+
+class LoopState(LoopOutput, total=False):
+    """Everything the steps share."""
+
+    question: str
+    """The question, as asked."""
+    understanding: Understanding
+    """Question class, entities and expected answer type."""
+    subqueries: Annotated[list[SubQuery], merge_subqueries]
+    """Every search planned so far (plan and refinements)."""
+    executed: Annotated[list[str], append]
+    """Ids of the sub-queries already run."""
+    evidence: Annotated[list[Evidence], merge_evidence]
+    """Permitted chunks returned so far, deduplicated."""
+    assessment: Assessment
+    """The latest evaluation: coverage, conflicts and the gap."""
+    draft: list[Claim]
+    """Claims from the synthesiser, before verification."""
+    verdicts: list[Verdict]
+    """The verifier's judgement of each drafted claim."""
+    next_step: Step
+    """The step the last working node asked for; the governor decides whether it runs."""
+    hops: Annotated[int, operator.add]
+    """Rounds of retrieval so far."""
+    tokens: Annotated[int, operator.add]
+    """Model tokens spent (provider usage, else an estimate)."""
+    retrieval_calls: Annotated[int, operator.add]
+    """Search calls made."""
+    retrieval_error: str
+    """Set when the search backend failed; the run then falls back or abstains instead of crashing."""
+    spans: Annotated[list[dict[str, Any]], append]
+    """One record per transition: node, start, duration, budget used after it, decision and reason."""

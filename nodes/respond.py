@@ -1,0 +1,69 @@
+"""Respond: the answer with numbered citations, a fallback list of permitted results, or an abstention."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.config import get_config
+
+from graph.context import RunContext
+from graph.models import Citation, Claim, Evidence, FallbackResult
+from graph.spans import Outcome
+from graph.state import LoopState
+from policies.outcome import choose_outcome
+
+FALLBACK_SIZE = 5
+
+
+def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[dict[str, Any]], list[Citation]]:
+    """Number the cited chunks in order of first use and write the answer with [n] markers."""
+    by_id = {e.chunk_id: e for e in evidence}
+    markers: dict[str, int] = {}
+    citations: list[Citation] = []
+    parts: list[str] = []
+    for claim in claims:
+        numbers = []
+        for chunk_id in claim.citations:
+            if chunk_id not in markers:
+                markers[chunk_id] = len(markers) + 1
+                e = by_id[chunk_id]
+                citations.append(Citation(marker=markers[chunk_id], doc_id=e.doc_id, chunk_id=chunk_id,
+                                          title=e.title, page=e.page))
+            numbers.append(markers[chunk_id])
+        parts.append(claim.text.rstrip() + " " + "".join(f"[{n}]" for n in numbers))
+    return "\n".join(parts), [c.model_dump() for c in claims], citations
+
+
+def respond(state: LoopState, context: RunContext) -> Outcome:
+    """Turns the verified claims into the run's result; the only place failures become user-facing outcomes."""
+    evidence = state.get("evidence", [])
+    supported = [v.claim for v in state.get("verdicts", []) if v.supported]
+    understanding = state.get("understanding")
+    status, why = choose_outcome(
+        understanding.query_class if understanding else None, supported, evidence, state.get("assessment"),
+        state.get("retrieval_error"), bool(state.get("stop_reason")),
+    )
+    answer, claims, citations = _cite(supported, evidence) if status == "answered" else ("", [], [])
+    ranked = sorted(evidence, key=lambda e: -e.score)[:FALLBACK_SIZE] if status == "fallback" else []
+    assessment = state.get("assessment")
+    update = {
+        "run_id": str(get_config().get("configurable", {}).get("thread_id", "")),
+        "status": status,
+        "complete": not state.get("stop_reason"),
+        "stop_reason": state.get("stop_reason"),
+        "query_class": understanding.query_class if understanding else "lookup",
+        "answer": answer if status == "answered" else (why or ""),
+        "claims": claims,
+        "citations": [c.model_dump() for c in citations],
+        "usage": context.usage(dict(state)).as_dict(),
+        "abstain_reason": why if status == "abstained" else None,
+        "fallback_results": [
+            FallbackResult(doc_id=e.doc_id, chunk_id=e.chunk_id, title=e.title, snippet=e.text[:240],
+                           score=round(e.score, 6)).model_dump()
+            for e in ranked
+        ],
+        "conflicts": [c.model_dump() for c in assessment.conflicts] if assessment else [],
+        "dropped_claims": sum(not v.supported for v in state.get("verdicts", [])),
+        "next_step": "end",
+    }
+    return Outcome(update, decision=status, reason=why or f"{len(claims)} grounded claims")

@@ -1,0 +1,49 @@
+"""Retrieve: run the pending sub-queries through the entitlement-trimmed searcher, one hop."""
+
+from __future__ import annotations
+
+from graph.context import RunContext
+from graph.models import Evidence
+from graph.spans import Outcome
+from graph.state import LoopState
+from policies.budget import check_before_retrieval_call, remaining_seconds
+from policies.errors import BoundloopError
+from retrieval.errors import SearchTimeout
+
+
+def retrieve(state: LoopState, context: RunContext) -> Outcome:
+    """Runs each pending search with the time left as its timeout; no call starts once the count is spent."""
+    executed = set(state.get("executed", []))
+    pending = [q for q in state.get("subqueries", []) if q.id not in executed]
+    hop = state.get("hops", 0) + 1
+    evidence: list[Evidence] = []
+    ran: list[str] = []
+    calls = 0
+    update: dict = {"next_step": "evaluate"}
+    reason = f"hop {hop}"
+    for query in pending:
+        usage = context.usage(dict(state), retrieval_calls=calls)
+        stop = check_before_retrieval_call(usage, context.limits)
+        if stop:
+            update["stop_reason"], reason = stop, f"{stop} limit reached before {query.id}"
+            break
+        calls += 1
+        ran.append(query.id)
+        try:
+            hits = context.searcher.search(
+                query.text, k=query.k, mode=query.mode, timeout=remaining_seconds(usage, context.limits)
+            )
+        except SearchTimeout:
+            update["stop_reason"], reason = "time", f"{query.id} ran out of time"
+            break
+        except BoundloopError as exc:
+            update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
+            break
+        evidence.extend(
+            Evidence(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, text=h.text, score=h.score, hop=hop,
+                     found_by=[query.id], rank=rank, page=h.page)
+            for rank, h in enumerate(hits, start=1)
+        )
+    update.update(evidence=evidence, executed=ran, retrieval_calls=calls, hops=1 if calls else 0)
+    found = len({e.chunk_id for e in evidence})
+    return Outcome(update, decision=f"{calls} searches, {found} chunks", reason=reason)

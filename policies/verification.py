@@ -1,0 +1,45 @@
+"""The verifier's policy: a claim ships only if the chunks it cites support it and it carries no instruction.
+
+Pure checks, no model: grounding (citations inside the run's evidence, claim terms and numbers present in the
+cited text) and safety (instructions found inside documents are data, never answer content).
+"""
+
+from __future__ import annotations
+
+from graph.models import Claim, Evidence, Verdict
+from reasoners.text import INSTRUCTION, stems, values
+
+MIN_SUPPORT = 0.8
+
+
+def support(claim_text: str, cited_text: str) -> float:
+    """Fraction of the claim's content stems found in the cited text (1.0 for a claim without content words)."""
+    claimed = stems(claim_text)
+    if not claimed:
+        return 1.0
+    return len(claimed & stems(cited_text)) / len(claimed)
+
+
+def check_claim(claim: Claim, evidence_by_id: dict[str, Evidence]) -> Verdict:
+    """Judge one claim against the evidence of this run."""
+    if not claim.citations:
+        return Verdict(claim=claim, supported=False, reason="no citation")
+    outside = [c for c in claim.citations if c not in evidence_by_id]
+    if outside:
+        return Verdict(claim=claim, supported=False, reason="cites a chunk outside this run's evidence")
+    if INSTRUCTION.search(claim.text):
+        return Verdict(claim=claim, supported=False, reason="instruction found inside a document; documents are data")
+    cited = "\n".join(evidence_by_id[c].text for c in claim.citations)
+    missing_values = set(values(claim.text)) - set(values(cited))
+    if missing_values:
+        return Verdict(claim=claim, supported=False, reason=f"values not in cited evidence: {sorted(missing_values)}")
+    score = support(claim.text, cited)
+    if score < MIN_SUPPORT:
+        return Verdict(claim=claim, supported=False, reason=f"only {score:.0%} of the claim is in its citations")
+    return Verdict(claim=claim, supported=True)
+
+
+def check_claims(claims: list[Claim], evidence: list[Evidence]) -> list[Verdict]:
+    """Judge every drafted claim; the order of the draft is kept."""
+    by_id = {e.chunk_id: e for e in evidence}
+    return [check_claim(claim, by_id) for claim in claims]

@@ -1,0 +1,69 @@
+"""The reasoner interface: the decisions of the loop, made offline or by a model.
+
+A reasoner chooses what to ask for and how to phrase the answer. It never sees the principal or the access filter,
+and it never decides whether the run may go on (the governor) or whether a claim ships (the verifier).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from graph.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
+from policies.budget import StopReason
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class StepResult(Generic[T]):
+    """A decision, the tokens it cost, and a note for the trace (e.g. a model failure and its fallback)."""
+
+    value: T
+    tokens: int = 0
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CallBudget:
+    """What one step may spend: the time left before the deadline and the tokens left."""
+
+    seconds: float
+    tokens: int
+
+
+class BudgetExhausted(Exception):
+    """A model call would pass a limit, so it was not sent; the governor closes the run."""
+
+    def __init__(self, reason: StopReason, tokens: int = 0) -> None:
+        super().__init__(f"model call not sent: {reason} limit")
+        self.reason: StopReason = reason
+        self.tokens = tokens
+
+
+class Reasoner(Protocol):
+    """The decisions of each step. Evaluate and refine stay cheap so that stopping early is the common case."""
+
+    name: str
+    prompt_version: str
+
+    def understand(self, question: str, budget: CallBudget) -> StepResult[Understanding]: ...
+
+    def plan(self, question: str, understanding: Understanding, budget: CallBudget) -> StepResult[Plan]: ...
+
+    def evaluate(
+        self, question: str, understanding: Understanding, subqueries: list[SubQuery], evidence: list[Evidence]
+    ) -> StepResult[Assessment]: ...
+
+    def refine(
+        self, question: str, understanding: Understanding, subqueries: list[SubQuery], evidence: list[Evidence],
+        assessment: Assessment, hop: int,
+    ) -> StepResult[Refinement]: ...
+
+    def synthesise(
+        self, question: str, understanding: Understanding, evidence: list[Evidence], assessment: Assessment | None,
+        budget: CallBudget,
+    ) -> StepResult[Draft]: ...
+
+    def judge(self, question: str, verdicts: list[Verdict], evidence: list[Evidence], budget: CallBudget
+              ) -> StepResult[list[Verdict]]: ...

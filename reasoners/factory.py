@@ -1,0 +1,16 @@
+"""Chooses the reasoner from `BOUNDLOOP_MODEL`: `offline` (the default) or a chat model."""
+
+from __future__ import annotations
+
+import os
+
+from policies.errors import BoundloopError
+from reasoners.base import Reasoner
+from reasoners.offline import OfflineReasoner
+
+
+def build_reasoner(spec: str | None = None) -> Reasoner:
+    spec = (spec or os.environ.get("BOUNDLOOP_MODEL") or "offline").strip()
+    if spec == "offline":
+        return OfflineReasoner()
+    raise BoundloopError(f"unknown BOUNDLOOP_MODEL {spec!r}: use offline, openai:<model> or azure_openai:<deployment>")

@@ -1,0 +1,118 @@
+"""Offline evaluation: coverage per sub-query, conflicts between documents, and the gap named. No model."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
+from reasoners.text import INSTRUCTION, entities, split_sentences, stem, stems, values
+
+COVERED = 0.67
+TOP_PER_QUERY = 3
+MAX_BRIDGE_HOPS = 2
+
+
+ENTITY_BOOST = 2.0
+MISSING_BOOST = 2.0
+
+
+def term_weights(question: str, evidence: list[Evidence]) -> dict[str, float]:
+    """IDF-like weights of the question's stems over the evidence. The question's named entities weigh double
+    (they say what it is about), and so does a stem no evidence has (it is what the evidence lacks)."""
+    keys = stems(question)
+    named = set().union(*(stems(e) for e in entities(question))) if entities(question) else set()
+    texts = [stems(e.title + " " + e.text) for e in evidence]
+    n = max(len(texts), 1)
+    weights = {}
+    for k in keys:
+        df = sum(k in t for t in texts)
+        weights[k] = math.log(1 + n / (1 + df)) * (ENTITY_BOOST if k in named else 1.0)
+        weights[k] *= MISSING_BOOST if df == 0 else 1.0
+    return weights
+
+
+def weighted_coverage(weights: dict[str, float], present: set[str]) -> float:
+    total = sum(weights.values())
+    return sum(w for k, w in weights.items() if k in present) / total if total else 0.0
+
+
+def _coverage(query: SubQuery, evidence: list[Evidence]) -> Coverage:
+    own = sorted((e for e in evidence if query.id in e.found_by), key=lambda e: e.rank)[:TOP_PER_QUERY]
+    keys = stems(query.text)
+    present = set().union(*(stems(e.title + " " + e.text) for e in own)) if own else set()
+    score = len(keys & present) / len(keys) if keys else 1.0
+    missing = sorted(keys - present)
+    return Coverage(subquery_id=query.id, covered=score >= COVERED, score=round(score, 3), missing_terms=missing)
+
+
+def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
+    """Sentences from different documents that say the same thing about the question with different values."""
+    keys = stems(question)
+    rows = []
+    for e in evidence:
+        for sentence in split_sentences(e.text):
+            found = set(values(sentence))
+            context = stems(sentence) - {stem(v.lower()) for v in found}
+            if found and len(context & keys) >= max(2, len(keys) // 2) and not INSTRUCTION.search(sentence):
+                rows.append((e, found, context))
+    conflicts: list[Conflict] = []
+    for i, (a, va, ca) in enumerate(rows):
+        for b, vb, cb in rows[i + 1:]:
+            if a.doc_id == b.doc_id or va & vb or not (va and vb):
+                continue
+            if len(ca & cb) / max(1, len(ca | cb)) >= 0.5:
+                topic = " ".join(sorted(ca & cb & keys))
+                conflicts.append(Conflict(topic=topic, values=sorted(va | vb), chunk_ids=[a.chunk_id, b.chunk_id]))
+                if len(conflicts) >= 3:
+                    return conflicts
+    return conflicts
+
+
+def bridge_entities(question: str, understanding: Understanding, evidence: list[Evidence]) -> list[str]:
+    """Entities named in the best evidence but not in the question: candidates that lead to the next document."""
+    asked = {t for t in stems(question)}
+    counts: Counter[str] = Counter()
+    for e in sorted(evidence, key=lambda e: -e.score)[:4]:
+        for sentence in split_sentences(e.text):
+            if INSTRUCTION.search(sentence) or not (stems(sentence) & asked):
+                continue
+            for entity in entities(sentence, names_only=True):
+                entity_stems = stems(entity)
+                if entity_stems and not entity_stems <= asked and len(entity) > 2:
+                    # names and roles (several words) lead on more often than a lone place or product word
+                    counts[entity] += (1 + len(stems(sentence) & asked)) * (1 + 0.5 * min(len(entity.split()) - 1, 2))
+    return [entity for entity, _ in counts.most_common(3)]
+
+
+def evaluate(question: str, understanding: Understanding, subqueries: list[SubQuery],
+             evidence: list[Evidence]) -> Assessment:
+    """Coverage and conflicts, then the one gap worth a hop: uncovered sub-query, bridge, missing terms, conflict."""
+    ran = [q for q in subqueries if any(q.id in e.found_by for e in evidence)] or subqueries[:1]
+    coverage = [_coverage(q, evidence) for q in ran]
+    weights = term_weights(question, evidence)
+    present = set().union(*(stems(e.title + " " + e.text) for e in evidence)) if evidence else set()
+    question_coverage = round(weighted_coverage(weights, present), 3)
+    missing = sorted(k for k in weights if k not in present)
+    conflicts = find_conflicts(question, evidence)
+    bridges_run = sum(q.purpose.startswith("bridge") for q in subqueries)
+    refinements = sum(q.id.startswith("r") for q in subqueries)
+    gap: Gap | None = None
+    uncovered = [c for c in coverage if not c.covered and c.subquery_id != "q0" and not c.subquery_id.startswith("r")]
+    if uncovered and refinements < 2:
+        c = uncovered[0]
+        query = next(q for q in subqueries if q.id == c.subquery_id)
+        gap = Gap(kind="uncovered_subquery", subquery_id=c.subquery_id, terms=[query.text],
+                  description=f"{c.subquery_id} not covered (missing {', '.join(c.missing_terms) or 'support'})")
+    elif question_coverage > 0 and (missing or understanding.query_class == "multi_hop") and bridges_run < MAX_BRIDGE_HOPS:
+        candidates = bridge_entities(question, understanding, evidence)
+        if candidates and (missing or bridges_run == 0):
+            gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates,
+                      description=f"follow {candidates[0]!r} for {', '.join(missing) or 'the answer'}")
+        elif missing and refinements == 0:
+            gap = Gap(kind="missing_terms", terms=missing, bridge_entities=understanding.entities[:1],
+                      description=f"no evidence mentions {', '.join(missing)}")
+    elif conflicts and refinements == 0:
+        gap = Gap(kind="conflict", terms=conflicts[0].topic.split(),
+                  description=f"conflicting values for {conflicts[0].topic}: {', '.join(conflicts[0].values)}")
+    return Assessment(coverage=coverage, question_coverage=question_coverage, conflicts=conflicts, gap=gap)

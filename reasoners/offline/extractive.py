@@ -1,0 +1,101 @@
+"""Offline synthesis: extract the sentences that best answer the question, each a claim citing its chunk."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graph.models import Assessment, Claim, Draft, Evidence, Understanding
+from reasoners.offline.assess import term_weights
+from reasoners.text import INSTRUCTION, entities, split_sentences, stems, values
+
+MIN_SCORE = 0.3
+MAX_EVIDENCE = 12
+_SUPERSEDED = re.compile(r"\b(superseded|no longer (in effect|valid|applies)|replaced by|obsolete|archived)\b", re.I)
+_YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sentence of the evidence with its score and what it says beyond the question."""
+
+    sentence: str
+    evidence: Evidence
+    score: float
+    novel: frozenset[str]
+
+
+def _answer_bonus(sentence: str, answer_type: str, question: str) -> float:
+    asked = stems(question)
+    if answer_type in ("person", "place"):
+        return 0.15 if any(not stems(e) <= asked for e in entities(sentence)) else 0.0
+    if answer_type == "number":
+        return 0.15 if set(values(sentence)) - set(values(question)) else 0.0
+    if answer_type == "date":
+        return 0.15 if _YEAR.search(sentence) else 0.0
+    return 0.0
+
+
+def candidates(question: str, understanding: Understanding, evidence: list[Evidence]) -> list[Candidate]:
+    """Every usable sentence of the best evidence, scored: weighted coverage of the question, answer type, rank."""
+    ranked = sorted(evidence, key=lambda e: -e.score)[:MAX_EVIDENCE]
+    weights = term_weights(question, ranked)
+    total = sum(weights.values()) or 1.0
+    asked = set(weights)
+    found: list[Candidate] = []
+    for position, e in enumerate(ranked):
+        superseded = bool(_SUPERSEDED.search(e.title) or _SUPERSEDED.search(e.text[:400]))
+        lead = ""  # the heading or 'introduces a list:' sentence the next items belong to
+        for sentence in split_sentences(e.text):
+            if sentence.startswith("#") or sentence.endswith(":"):
+                lead = sentence
+            if len(sentence.split()) < 3 or INSTRUCTION.search(sentence):
+                continue
+            sentence_stems = stems(sentence)
+            context = stems(e.title) | (stems(lead) if lead != sentence else set())
+            # the title and lead-in count half: a list item or 'it' often refers to them
+            covered = sum(w for k, w in weights.items() if k in sentence_stems)
+            covered += 0.5 * sum(w for k, w in weights.items() if k in context and k not in sentence_stems)
+            novel = frozenset(sentence_stems - asked)
+            if not novel:
+                continue
+            score = covered / total + _answer_bonus(sentence, understanding.answer_type, question)
+            score += 0.05 / (1 + position) - (0.25 if superseded else 0.0)
+            text = f"{lead} {sentence}" if lead and lead.endswith(":") and lead != sentence else sentence
+            found.append(Candidate(text, e, score, novel))
+    return sorted(found, key=lambda c: -c.score)
+
+
+def _pick(cands: list[Candidate], understanding: Understanding) -> list[Candidate]:
+    if not cands or cands[0].score < MIN_SCORE:
+        return []
+    best = cands[0]
+    chosen = [best]
+    if understanding.query_class == "comparison":
+        for entity in understanding.entities[:3]:
+            es = stems(entity)
+            if any(es <= stems(c.sentence) | stems(c.evidence.title) for c in chosen):
+                continue
+            match = next((c for c in cands if es <= stems(c.sentence) | stems(c.evidence.title)), None)
+            if match and match.score >= MIN_SCORE:
+                chosen.append(match)
+    elif understanding.query_class == "multi_hop":
+        other = next((c for c in cands[1:] if c.evidence.hop != best.evidence.hop
+                      and c.score >= 0.6 * best.score), None)
+        if other:
+            chosen.insert(0, other) if other.evidence.hop < best.evidence.hop else chosen.append(other)
+    elif understanding.query_class == "aggregation":
+        chosen += [c for c in cands[1:4] if c.score >= 0.7 * best.score]
+    elif len(cands) > 1 and cands[1].score >= 0.9 * best.score and cands[1].evidence.doc_id != best.evidence.doc_id:
+        chosen.append(cands[1])
+    unique: dict[str, Candidate] = {}
+    for c in chosen:
+        unique.setdefault(c.sentence, c)
+    return list(unique.values())
+
+
+def synthesise(question: str, understanding: Understanding, evidence: list[Evidence],
+               assessment: Assessment | None) -> Draft:
+    """Claims are verbatim sentences, so each is grounded in the chunk it cites by construction."""
+    picked = _pick(candidates(question, understanding, evidence), understanding)
+    return Draft(claims=[Claim(text=c.sentence, citations=[c.evidence.chunk_id]) for c in picked])

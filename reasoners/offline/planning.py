@@ -1,0 +1,66 @@
+"""Offline planning and refinement: which searches to run first, and the targeted search for a named gap."""
+
+from __future__ import annotations
+
+from graph.models import Assessment, Plan, Refinement, SubQuery, Understanding
+from reasoners.text import content_terms
+
+FIRST_HOP_K = 5
+ENTITY_K = 4
+GAP_K = 4
+
+
+def _attribute_terms(question: str, entity_terms: set[str]) -> str:
+    """The question's content words that are not part of a named entity: what is asked about them."""
+    return " ".join(t for t in content_terms(question) if t not in entity_terms)
+
+
+def plan(question: str, understanding: Understanding) -> Plan:
+    """The whole question first; comparisons add one search per compared entity, multi-hop one for its entities."""
+    k = FIRST_HOP_K * 2 if understanding.query_class == "aggregation" else FIRST_HOP_K
+    subqueries = [SubQuery(id="q0", text=question, mode="hybrid", purpose="the whole question", k=k)]
+    entity_terms = {t for e in understanding.entities for t in content_terms(e)}
+    attribute = _attribute_terms(question, entity_terms)
+    if understanding.query_class == "comparison":
+        for n, entity in enumerate(understanding.entities[:3], start=1):
+            subqueries.append(
+                SubQuery(id=f"q{n}", text=f"{entity} {attribute}".strip(), mode="hybrid",
+                         purpose=f"compared entity: {entity}", k=ENTITY_K)
+            )
+    elif understanding.query_class == "multi_hop" and understanding.entities:
+        subqueries.append(
+            SubQuery(id="q1", text=" ".join(understanding.entities[:3]), mode="keyword",
+                     purpose="the named entities", k=ENTITY_K)
+        )
+    return Plan(subqueries=subqueries)
+
+
+def _normalised(text: str) -> tuple[str, ...]:
+    return tuple(sorted(content_terms(text)))
+
+
+def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, hop: int) -> Refinement:
+    """A search aimed at the gap the evaluation named, unless it would repeat one already run."""
+    gap = assessment.gap
+    if gap is None:
+        return Refinement(action="stop", reason="the evidence covers every sub-query and nothing conflicts")
+    texts: list[tuple[str, str]] = []
+    if gap.kind == "bridge":
+        for entity in gap.bridge_entities[:2]:
+            texts.append((f"{entity} {' '.join(gap.terms)}".strip(), f"bridge entity: {entity}"))
+    elif gap.kind == "uncovered_subquery":
+        texts.append((" ".join(gap.terms) or question, f"uncovered {gap.subquery_id}"))
+    elif gap.kind == "missing_terms":
+        texts.append((" ".join(gap.terms + gap.bridge_entities[:1]), "missing terms"))
+    elif gap.kind == "conflict":
+        texts.append((f"{' '.join(gap.terms)} current latest superseded", "conflicting values"))
+    done = {_normalised(q.text) for q in subqueries}
+    new: list[SubQuery] = []
+    for text, purpose in texts:
+        if text.strip() and _normalised(text) not in done:
+            done.add(_normalised(text))
+            mode = "keyword" if gap.kind == "uncovered_subquery" else "hybrid"
+            new.append(SubQuery(id=f"r{hop}.{len(new) + 1}", text=text, mode=mode, purpose=purpose, k=GAP_K))
+    if not new:
+        return Refinement(action="stop", reason=f"gap ({gap.description}) has no new search left to try")
+    return Refinement(action="retrieve", subqueries=new, reason=gap.description)

@@ -1,0 +1,79 @@
+"""Cheap text analysis shared by the offline reasoner and the verifier: terms, stems, entities, values."""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.chunking import split_sentences
+from retrieval.query_terms import content_terms
+
+__all__ = ["content_terms", "split_sentences", "stem", "stems", "entities", "values", "INSTRUCTION"]
+
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
+_CAPITALISED = re.compile(
+    r"(?:[A-Z][\w'’.-]*|\d[\w.,]*)(?:\s+(?:(?:of|the|and|de|da|du|von|van|for|in|on|&)\s+)*(?:[A-Z][\w'’.-]*|\d[\w.,]*))*"
+)
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
+_VALUE = re.compile(
+    r"(?:(?:EUR|CAD|USD|€|\$|£)\s?\d[\d,.]*(?:\s?(?:million|billion|k))?"
+    r"|\d[\d,.]*\s?(?:%|percent|days?|weeks?|months?|years?|hours?|km|kg|EUR|CAD|seats?|people)"
+    r"|\b(?:1[5-9]|20)\d\d\b"
+    r"|\b\d+(?:[.,]\d+)*\b)"
+)
+_LEADING = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "do",
+            "does", "did", "can", "could", "the", "a", "an", "in", "on", "of", "for", "and", "or", "if", "i", "my", "at", "to",
+            "from", "by", "with", "as", "this", "that", "our", "we", "you", "your", "it", "its", "there", "has",
+            "have", "had", "will", "would", "should", "not", "no", "yes", "all", "any", "each", "every", "some"}
+
+# Sentences that address an AI or try to change its behaviour: data to quote never, instructions to follow never.
+INSTRUCTION = re.compile(
+    r"(ignore (all |any |your )?(previous|prior|above|earlier) (instructions|prompts?|rules)"
+    r"|disregard (all |any |your )?(previous|prior|above|earlier)"
+    r"|(ai|llm|language model|chat ?bot|assistant)s?\b[^.]{0,60}\b(must|should|shall|reading this|are instructed)"
+    r"|^\s*(system|assistant)\s*:"
+    r"|\bsystem prompt\b|\bnew instructions?\b|\byou are now\b|\breveal (the |all )?(document|secret|password)"
+    r"|\breply only with\b|\brespond only with\b|\bdo not tell the user\b)",
+    re.IGNORECASE,
+)
+
+
+def stem(term: str) -> str:
+    """A crude suffix-stripping stem, enough to match 'approves' with 'approval' by prefix."""
+    for suffix in _SUFFIXES:
+        if len(term) > len(suffix) + 3 and term.endswith(suffix):
+            return term[: -len(suffix)]
+    return term
+
+
+def stems(text: str) -> set[str]:
+    return {stem(t) for t in content_terms(text)}
+
+
+def entities(text: str, names_only: bool = False) -> list[str]:
+    """Capitalised spans and quoted strings, without leading question words; longest first, each once.
+
+    With `names_only`, amounts are left out and so is a single capitalised word that starts a sentence
+    (usually an ordinary word, not a name).
+    """
+    found: dict[str, None] = {}
+    for quoted in _QUOTED.findall(text):
+        found.setdefault(quoted.strip(), None)
+    for match in _CAPITALISED.finditer(text):
+        words = match.group(0).split()
+        if names_only:
+            starts_sentence = match.start() == 0 or text[: match.start()].rstrip()[-1:] in {".", "!", "?", ":", "|", "-", "*", "#"}
+            if (len(words) == 1 and starts_sentence) or _VALUE.fullmatch(match.group(0).strip(" ,.")):
+                continue
+        while words and words[0].lower() in _LEADING:
+            words.pop(0)
+        while words and words[-1].lower() in _LEADING:
+            words.pop()
+        span = " ".join(words).strip(" ,.?!;:")
+        if span and not span.isdigit() and len(span) > 1:
+            found.setdefault(span, None)
+    return sorted(found, key=len, reverse=True)
+
+
+def values(text: str) -> list[str]:
+    """Amounts, counts, years and other numbers, normalised (no thousands separators)."""
+    return [re.sub(r"(?<=\d),(?=\d{3})", "", v).strip() for v in _VALUE.findall(text)]
