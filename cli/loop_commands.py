@@ -129,7 +129,8 @@ def run_stats(args: argparse.Namespace) -> int:
         return 0
     print(f"{summary['runs']} runs")
     print("average hops per class: " + ", ".join(f"{k} {v:.2f}" for k, v in summary["avg_hops_by_class"].items()))
-    print("share of runs that hit each limit: " + ", ".join(f"{k} {v:.1%}" for k, v in summary["limit_hit_share"].items()))
+    shares = summary["limit_hit_share"].items()
+    print("share of runs that hit each limit: " + ", ".join(f"{k} {v:.1%}" for k, v in shares))
     for group in ("limit_hit_runs", "other_runs"):
         g = summary[group]
         print(f"{group.replace('_', ' ')}: {g['runs']} runs, answered {g['answered_share']:.1%}")

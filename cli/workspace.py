@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-
 from pathlib import Path
 
 from graph.registry import RunRegistry

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
@@ -37,9 +37,9 @@ WORKING_NODES = {
 def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The bounded loop; compiled without a checkpointer when a server supplies persistence."""
     builder = StateGraph(LoopState, context_schema=RunContext, input_schema=LoopInput, output_schema=LoopOutput)
-    builder.add_node("governor", traced("governor", governor))
+    builder.add_node("governor", cast(Any, traced("governor", governor)))
     for name, step in WORKING_NODES.items():
-        builder.add_node(name, traced(name, step))
+        builder.add_node(name, cast(Any, traced(name, step)))
         builder.add_edge(name, "governor")
     builder.add_edge(START, "governor")
     builder.add_conditional_edges("governor", route_after_governor)

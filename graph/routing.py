@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from langgraph.graph import END
-
 from graph.state import LoopState
 
 Route = Literal["understand", "plan", "retrieve", "evaluate", "refine", "synthesise", "verify", "respond", "__end__"]
@@ -16,7 +14,7 @@ def route_after_governor(state: LoopState) -> Route:
     """Go where the last node asked, unless a limit was reached: then take the closing path instead."""
     step = state.get("next_step", "understand")
     if step == "end":
-        return END
+        return "__end__"
     if state.get("stop_reason") and step in WORKING_STEPS:
         return "synthesise"
     return step

@@ -7,8 +7,9 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.builder import build_graph
@@ -67,20 +68,20 @@ class LoopRunner:
         searcher = EntitledSearcher(self.backend, self.encoder, AccessFilter.for_principal(principal))
         return RunContext(principal=principal, searcher=searcher, reasoner=self.reasoner, limits=self.limits)
 
-    def _start(self, question: str, user: str) -> tuple[str, str, RunContext, dict[str, Any]]:
+    def _start(self, question: str, user: str) -> tuple[str, str, RunContext, RunnableConfig]:
         question = validate_question(question)
         context = self.context_for(user)
         run_id = uuid.uuid4().hex
         if self.registry:
             self.registry.start(run_id, user, question)
-        config = {"configurable": {"thread_id": run_id}, "run_name": "boundloop",
+        config: RunnableConfig = {"configurable": {"thread_id": run_id}, "run_name": "boundloop",
                   "metadata": {"reasoner": self.reasoner.name, "prompt_version": self.reasoner.prompt_version}}
         return question, run_id, context, config
 
     def ask(self, question: str, user: str) -> dict[str, Any]:
         """One run to its end: answered, abstained or fallback; never past its budget."""
         question, run_id, context, config = self._start(question, user)
-        result = dict(self.graph.invoke({"question": question}, config=config, context=context))  # type: ignore[arg-type]
+        result = dict(self.graph.invoke({"question": question}, config=config, context=context))
         result["run_id"] = run_id
         if self.registry:
             self.registry.finish(run_id, result)
@@ -90,9 +91,9 @@ class LoopRunner:
         """Yield ("span", span) per transition, then ("result", result)."""
         question, run_id, context, config = self._start(question, user)
         result: dict[str, Any] = {}
-        for chunk in self.graph.stream({"question": question}, config=config, context=context,  # type: ignore[arg-type]
+        for chunk in self.graph.stream({"question": question}, config=config, context=context,
                                        stream_mode=["updates", "values"]):
-            mode, payload = chunk
+            mode, payload = cast(tuple[str, dict[str, Any]], chunk)
             if mode == "updates":
                 for update in payload.values():
                     for span in (update or {}).get("spans", []):

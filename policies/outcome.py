@@ -19,8 +19,11 @@ def choose_outcome(
     query_class: str | None, supported: list[Claim], evidence: list[Evidence], assessment: Assessment | None,
     retrieval_error: str | None, budget_stopped: bool,
 ) -> tuple[Literal["answered", "abstained", "fallback"], str | None]:
-    """Answer when grounded claims survive and the evidence covers the question; otherwise fall back to a
-    ranked list when relevant evidence exists; otherwise abstain, saying why without naming any document."""
+    """Answer, fall back or abstain.
+
+    Answer when grounded claims survive and the evidence covers the question; otherwise fall back to a ranked list
+    when relevant evidence exists; otherwise abstain, saying why without naming any document.
+    """
     coverage = assessment.question_coverage if assessment else 0.0
     if query_class == "out_of_scope":
         return "abstained", ABSTAIN_OUT_OF_SCOPE

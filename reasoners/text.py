@@ -20,10 +20,11 @@ _VALUE = re.compile(
     r"|\b(?:1[5-9]|20)\d\d\b"
     r"|\b\d+(?:[.,]\d+)*\b)"
 )
-_LEADING = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "do",
-            "does", "did", "can", "could", "the", "a", "an", "in", "on", "of", "for", "and", "or", "if", "i", "my", "at", "to",
-            "from", "by", "with", "as", "this", "that", "our", "we", "you", "your", "it", "its", "there", "has",
-            "have", "had", "will", "would", "should", "not", "no", "yes", "all", "any", "each", "every", "some"}
+_LEADING = set(
+    """what which who whom whose when where why how is are was were do does did can could the a an in on of for and
+    or if i my at to from by with as this that our we you your it its there has have had will would should not no
+    yes all any each every some""".split()
+)
 
 # Sentences that address an AI or try to change its behaviour: data to quote never, instructions to follow never.
 INSTRUCTION = re.compile(
@@ -61,7 +62,8 @@ def entities(text: str, names_only: bool = False) -> list[str]:
     for match in _CAPITALISED.finditer(text):
         words = match.group(0).split()
         if names_only:
-            starts_sentence = match.start() == 0 or text[: match.start()].rstrip()[-1:] in {".", "!", "?", ":", "|", "-", "*", "#"}
+            before = text[: match.start()].rstrip()[-1:]
+            starts_sentence = match.start() == 0 or before in {".", "!", "?", ":", "|", "-", "*", "#", ";"}
             if (len(words) == 1 and starts_sentence) or _VALUE.fullmatch(match.group(0).strip(" ,.")):
                 continue
         while words and words[0].lower() in _LEADING:

@@ -18,8 +18,11 @@ from reasoners.offline import assess, classify, extractive, planning
 
 
 class OfflineReasoner:
-    """Heuristic decisions. Tokens are estimates of the text each step reads and writes (no model is called),
-    so budgets and reports compare like for like with the LLM reasoner."""
+    """Heuristic decisions, deterministic and fast.
+
+    Tokens are estimates of the text each step reads and writes (no model is called), so budgets and reports
+    compare like for like with the LLM reasoner.
+    """
 
     name = "offline"
     prompt_version = "offline-v1"

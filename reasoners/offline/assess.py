@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
 from reasoners.text import INSTRUCTION, entities, split_sentences, stem, stems, values
@@ -18,8 +17,11 @@ MISSING_BOOST = 2.0
 
 
 def term_weights(question: str, evidence: list[Evidence]) -> dict[str, float]:
-    """IDF-like weights of the question's stems over the evidence. The question's named entities weigh double
-    (they say what it is about), and so does a stem no evidence has (it is what the evidence lacks)."""
+    """IDF-like weights of the question's stems over the evidence.
+
+    The question's named entities weigh double (they say what it is about), and so does a stem no evidence has
+    (it is what the evidence lacks).
+    """
     keys = stems(question)
     named = set().union(*(stems(e) for e in entities(question))) if entities(question) else set()
     texts = [stems(e.title + " " + e.text) for e in evidence]
@@ -72,7 +74,7 @@ def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
 def bridge_entities(question: str, understanding: Understanding, evidence: list[Evidence]) -> list[str]:
     """Entities named in the best evidence but not in the question: candidates that lead to the next document."""
     asked = {t for t in stems(question)}
-    counts: Counter[str] = Counter()
+    counts: dict[str, float] = {}
     for e in sorted(evidence, key=lambda e: -e.score)[:4]:
         for sentence in split_sentences(e.text):
             if INSTRUCTION.search(sentence) or not (stems(sentence) & asked):
@@ -81,8 +83,9 @@ def bridge_entities(question: str, understanding: Understanding, evidence: list[
                 entity_stems = stems(entity)
                 if entity_stems and not entity_stems <= asked and len(entity) > 2:
                     # names and roles (several words) lead on more often than a lone place or product word
-                    counts[entity] += (1 + len(stems(sentence) & asked)) * (1 + 0.5 * min(len(entity.split()) - 1, 2))
-    return [entity for entity, _ in counts.most_common(3)]
+                    weight = (1 + len(stems(sentence) & asked)) * (1 + 0.5 * min(len(entity.split()) - 1, 2))
+                    counts[entity] = counts.get(entity, 0.0) + weight
+    return sorted(counts, key=lambda entity: -counts[entity])[:3]
 
 
 def evaluate(question: str, understanding: Understanding, subqueries: list[SubQuery],
@@ -104,7 +107,8 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
         query = next(q for q in subqueries if q.id == c.subquery_id)
         gap = Gap(kind="uncovered_subquery", subquery_id=c.subquery_id, terms=[query.text],
                   description=f"{c.subquery_id} not covered (missing {', '.join(c.missing_terms) or 'support'})")
-    elif question_coverage > 0 and (missing or understanding.query_class == "multi_hop") and bridges_run < MAX_BRIDGE_HOPS:
+    elif question_coverage > 0 and (missing or understanding.query_class == "multi_hop") and \
+            bridges_run < MAX_BRIDGE_HOPS:
         candidates = bridge_entities(question, understanding, evidence)
         if candidates and (missing or bridges_run == 0):
             gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from graph.models import Understanding
+from graph.models import QueryClass, Understanding
 from reasoners.text import content_terms, entities
 
 _CHITCHAT = re.compile(
@@ -40,7 +40,8 @@ def answer_type(question: str) -> str:
     lower = question.lower().strip()
     if _YES_NO.match(lower):
         return "yes_no"
-    if re.match(r"^(who|whom|whose)\b", lower) or re.search(r"\b(which|what) (person|man|woman|actor|director)\b", lower):
+    person = r"\b(which|what) (person|man|woman|actor|director)\b"
+    if re.match(r"^(who|whom|whose)\b", lower) or re.search(person, lower):
         return "person"
     if re.match(r"^when\b", lower) or re.search(r"\b(what|which) (year|date|day|month|time)\b", lower):
         return "date"
@@ -62,7 +63,7 @@ def classify(question: str) -> Understanding:
     if re.search(r"\bcompared (with|to)\b", body, re.IGNORECASE) or (
         _COMPARE_WORDS.search(body) and (len(found) >= 2 or has_or or " and " in body)
     ):
-        query_class = "comparison"
+        query_class: QueryClass = "comparison"
     elif has_or and len(found) >= 2 and (_COMPARATIVE.search(body) or re.match(r"^(which|who)\b", body, re.I)):
         query_class = "comparison"
     elif _YES_NO.match(body) and len(found) >= 2 and " and " in body:

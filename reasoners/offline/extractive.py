@@ -9,7 +9,7 @@ from graph.models import Assessment, Claim, Draft, Evidence, Understanding
 from reasoners.offline.assess import term_weights
 from reasoners.text import INSTRUCTION, entities, split_sentences, stems, values
 
-MIN_SCORE = 0.3
+MIN_SCORE = 0.4
 MAX_EVIDENCE = 12
 _SUPERSEDED = re.compile(r"\b(superseded|no longer (in effect|valid|applies)|replaced by|obsolete|archived)\b", re.I)
 _YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph.models import Assessment, Plan, Refinement, SubQuery, Understanding
+from graph.models import Assessment, Plan, Refinement, RetrievalMode, SubQuery, Understanding
 from reasoners.text import content_terms
 
 FIRST_HOP_K = 5
@@ -59,7 +59,7 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
     for text, purpose in texts:
         if text.strip() and _normalised(text) not in done:
             done.add(_normalised(text))
-            mode = "keyword" if gap.kind == "uncovered_subquery" else "hybrid"
+            mode: RetrievalMode = "keyword" if gap.kind == "uncovered_subquery" else "hybrid"
             new.append(SubQuery(id=f"r{hop}.{len(new) + 1}", text=text, mode=mode, purpose=purpose, k=GAP_K))
     if not new:
         return Refinement(action="stop", reason=f"gap ({gap.description}) has no new search left to try")

@@ -1,0 +1,84 @@
+"""Every limit stops a run with the right stop_reason and an incomplete best-so-far answer."""
+
+import time
+
+import pytest
+
+from graph.runner import LoopRunner
+from policies.budget import BudgetLimits
+from tests.loop_fixtures import AlwaysRefine, Clock, CostlyEvaluate, make_runner
+
+QUESTION = "Who is the Head of Finance?"
+
+
+def test_a_normal_run_is_complete(index, encoder, resolver):
+    result = make_runner(index, encoder, resolver).ask(QUESTION, "bob")
+    assert result["status"] == "answered" and result["complete"] is True and result["stop_reason"] is None
+    assert "Priya Raman" in result["answer"]
+    assert result["citations"][0]["doc_id"] == "orgchart"
+
+
+def test_hop_limit(index, encoder, resolver):
+    result = make_runner(index, encoder, resolver, reasoner=AlwaysRefine(), max_hops=2).ask(QUESTION, "bob")
+    assert result["stop_reason"] == "hops" and result["complete"] is False
+    assert result["usage"]["hops"] == 2
+    assert result["status"] == "answered" and "Priya Raman" in result["answer"]  # best grounded answer so far
+
+
+def test_retrieval_call_limit_stops_mid_hop(index, encoder, resolver):
+    runner = make_runner(index, encoder, resolver, max_retrieval_calls=2)
+    result = runner.ask("Compare the Expense policy and the Org chart and the Lisbon seating chart", "bob")
+    assert result["stop_reason"] == "retrieval_calls" and result["complete"] is False
+    assert result["usage"]["retrieval_calls"] == 2
+
+
+def test_no_retrieval_call_starts_once_the_count_is_spent(index, encoder, resolver):
+    runner = make_runner(index, encoder, resolver, reasoner=AlwaysRefine(), max_retrieval_calls=3, max_hops=10)
+    result = runner.ask(QUESTION, "bob")
+    assert result["usage"]["retrieval_calls"] == 3 and result["stop_reason"] == "retrieval_calls"
+
+
+def test_token_limit(index, encoder, resolver):
+    runner = make_runner(index, encoder, resolver, reasoner=CostlyEvaluate(tokens=5000), max_tokens=5000)
+    result = runner.ask("Where does Priya Raman sit, and who is the Head of People?", "bob")
+    assert result["stop_reason"] == "tokens" and result["complete"] is False
+    assert result["status"] in ("answered", "fallback")
+
+
+def test_time_limit(index, encoder, resolver):
+    clock = Clock()
+    runner = make_runner(index, encoder, resolver, reasoner=CostlyEvaluate(clock=clock, seconds=30))
+    context = runner.context_for("bob")
+    runner.context_for = lambda user: type(context)(  # type: ignore[method-assign]
+        principal=context.principal, searcher=context.searcher, reasoner=context.reasoner,
+        limits=context.limits, clock=clock, started_at=clock.now,
+    )
+    result = runner.ask(QUESTION, "bob")
+    assert result["stop_reason"] == "time" and result["complete"] is False
+    assert result["status"] == "answered" and "Priya Raman" in result["answer"]
+
+
+@pytest.mark.parametrize("max_seconds", [1.0, 2.0])
+def test_a_hanging_retriever_cannot_pass_the_deadline(index, encoder, resolver, monkeypatch, max_seconds):
+    monkeypatch.setattr(index, "keyword_candidates", lambda *a, **k: time.sleep(max_seconds + 3) or [])
+    runner = make_runner(index, encoder, resolver, max_seconds=max_seconds)
+    started = time.monotonic()
+    result = runner.ask(QUESTION, "bob")
+    elapsed = time.monotonic() - started
+    assert elapsed < max_seconds + 0.5
+    assert result["stop_reason"] == "time" and result["complete"] is False
+    assert result["status"] == "abstained"
+
+
+def test_limits_come_from_the_environment_only(monkeypatch):
+    monkeypatch.setenv("BOUNDLOOP_MAX_HOPS", "2")
+    monkeypatch.setenv("BOUNDLOOP_MAX_SECONDS", "4.5")
+    assert BudgetLimits.from_env() == BudgetLimits(max_hops=2, max_seconds=4.5)
+    monkeypatch.setenv("BOUNDLOOP_MAX_TOKENS", "lots")
+    with pytest.raises(Exception, match="not a number"):
+        BudgetLimits.from_env()
+
+
+def test_defaults_are_the_product_limits():
+    assert BudgetLimits() == BudgetLimits(max_hops=3, max_tokens=45_000, max_seconds=18.0, max_retrieval_calls=6)
+    assert LoopRunner.__dataclass_fields__["limits"].type == "BudgetLimits"

@@ -1,0 +1,92 @@
+"""Pure pieces: reducers, the budget policy, the router, stats and the outcome policy."""
+
+import pytest
+
+from graph.models import Evidence, SubQuery
+from graph.reducers import merge_evidence, merge_subqueries
+from graph.routing import route_after_governor
+from graph.stats import summarise
+from policies.budget import (
+    BudgetLimits,
+    Usage,
+    check_before_model_call,
+    check_before_retrieval_call,
+    check_before_step,
+    remaining_seconds,
+)
+
+LIMITS = BudgetLimits()
+
+
+def ev(chunk, score=1.0, hop=1, found_by=("q0",), rank=1):
+    return Evidence(chunk_id=chunk, doc_id=chunk.split("#")[0], title="t", text="x", score=score, hop=hop,
+                    found_by=list(found_by), rank=rank)
+
+
+def test_merge_evidence_dedupes_and_keeps_the_best():
+    left = [ev("a#0", score=0.5, hop=1, found_by=["q0"], rank=3)]
+    right = [ev("a#0", score=0.9, hop=2, found_by=["r1"], rank=1), ev("b#0")]
+    merged = merge_evidence(left, right)
+    assert [e.chunk_id for e in merged] == ["a#0", "b#0"]
+    assert (merged[0].score, merged[0].hop, merged[0].rank, merged[0].found_by) == (0.9, 1, 1, ["q0", "r1"])
+    assert left[0].score == 0.5  # inputs are not mutated
+
+
+def test_merge_subqueries_ignores_repeated_ids():
+    a, b = SubQuery(id="q0", text="x"), SubQuery(id="q1", text="y")
+    assert merge_subqueries([a], [a, b]) == [a, b]
+
+
+@pytest.mark.parametrize(
+    "step, usage, expected",
+    [
+        ("plan", Usage(), None),
+        ("retrieve", Usage(hops=3), "hops"),
+        ("retrieve", Usage(hops=2, retrieval_calls=6), "retrieval_calls"),
+        ("evaluate", Usage(hops=3, retrieval_calls=6), None),  # only retrieval counts hops and calls
+        ("refine", Usage(tokens=45_000), "tokens"),
+        ("understand", Usage(elapsed_s=18.0), "time"),
+        ("synthesise", Usage(elapsed_s=99, tokens=10**6), None),  # the closing path always runs
+        ("respond", Usage(hops=9), None),
+    ],
+)
+def test_check_before_step(step, usage, expected):
+    assert check_before_step(step, usage, LIMITS) == expected
+
+
+def test_retrieval_and_model_call_checks():
+    assert check_before_retrieval_call(Usage(retrieval_calls=5), LIMITS) is None
+    assert check_before_retrieval_call(Usage(retrieval_calls=6), LIMITS) == "retrieval_calls"
+    assert check_before_retrieval_call(Usage(elapsed_s=18.5), LIMITS) == "time"
+    assert check_before_model_call(1000, Usage(tokens=44_000), LIMITS) is None
+    assert check_before_model_call(1001, Usage(tokens=44_000), LIMITS) == "tokens"
+    assert remaining_seconds(Usage(elapsed_s=20), LIMITS) == 0.0
+
+
+@pytest.mark.parametrize(
+    "state, route",
+    [
+        ({}, "understand"),
+        ({"next_step": "retrieve"}, "retrieve"),
+        ({"next_step": "retrieve", "stop_reason": "hops"}, "synthesise"),
+        ({"next_step": "plan", "stop_reason": "time"}, "synthesise"),
+        ({"next_step": "verify", "stop_reason": "time"}, "verify"),
+        ({"next_step": "respond", "stop_reason": "time"}, "respond"),
+        ({"next_step": "end"}, "__end__"),
+    ],
+)
+def test_router(state, route):
+    assert route_after_governor(state) == route
+
+
+def test_stats_separates_limit_hit_runs():
+    runs = [
+        {"query_class": "multi_hop", "status": "answered", "stop_reason": None, "hops": 2},
+        {"query_class": "multi_hop", "status": "fallback", "stop_reason": "hops", "hops": 3},
+        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1},
+        {"query_class": "lookup", "status": "answered", "stop_reason": "time", "hops": 1},
+    ]
+    summary = summarise(runs)
+    assert summary["avg_hops_by_class"] == {"lookup": 1.0, "multi_hop": 2.5}
+    assert summary["limit_hit_share"] == {"hops": 0.25, "tokens": 0.0, "time": 0.25, "retrieval_calls": 0.0}
+    assert summary["limit_hit_runs"]["answered_share"] == 0.5 and summary["other_runs"]["answered_share"] == 1.0
