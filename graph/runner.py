@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.builder import build_graph
+from graph.checkpoints import sqlite_checkpointer
 from graph.context import RunContext
 from graph.registry import RunRegistry
 from graph.state import LoopOutput
@@ -23,20 +22,11 @@ from reasoners.base import Reasoner
 from retrieval.backend import Encoder, IndexBackend
 from retrieval.search import EntitledSearcher
 
+__all__ = ["CHECKPOINT_FILE", "LoopRunner", "sqlite_checkpointer", "validate_question"]
+
 MAX_QUESTION_CHARS = 4000
 _OUTPUT_KEYS = set(LoopOutput.__annotations__)
 CHECKPOINT_FILE = "runs.db"
-
-
-def sqlite_checkpointer(path: str | Path) -> BaseCheckpointSaver:
-    """The default checkpointer: an SQLite file (WAL) shared by every process on the machine."""
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-    conn.execute("PRAGMA journal_mode=WAL")
-    saver = SqliteSaver(conn)
-    saver.setup()
-    return saver
 
 
 def validate_question(question: Any) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from retrieval.chunking import split_sentences
+from retrieval.chunking import chunk_sentences
 from retrieval.query_terms import content_terms
 
-__all__ = ["content_terms", "split_sentences", "stem", "stems", "entities", "values", "INSTRUCTION"]
+__all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "values", "INSTRUCTION"]
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 _CAPITALISED = re.compile(

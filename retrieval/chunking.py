@@ -53,6 +53,11 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
+def chunk_sentences(text: str) -> list[str]:
+    """The sentences of a chunk's text: the chunker puts one sentence (or table row, or list item) per line."""
+    return [s for line in text.split("\n") for s in _SENTENCE.split(line.strip()) if s]
+
+
 def _prose_sentences(lines: list[str]) -> list[str]:
     joined = " ".join(" ".join(lines).split())
     return [s for s in _SENTENCE.split(joined) if s] if joined else []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
-from reasoners.text import INSTRUCTION, entities, split_sentences, stem, stems, values
+from reasoners.text import INSTRUCTION, entities, chunk_sentences, stem, stems, values
 
 COVERED = 0.67
 TOP_PER_QUERY = 3
@@ -53,7 +53,7 @@ def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
     keys = stems(question)
     rows = []
     for e in evidence:
-        for sentence in split_sentences(e.text):
+        for sentence in chunk_sentences(e.text):
             found = set(values(sentence))
             context = stems(sentence) - {stem(v.lower()) for v in found}
             if found and len(context & keys) >= max(2, len(keys) // 2) and not INSTRUCTION.search(sentence):
@@ -76,7 +76,7 @@ def bridge_entities(question: str, understanding: Understanding, evidence: list[
     asked = {t for t in stems(question)}
     counts: dict[str, float] = {}
     for e in sorted(evidence, key=lambda e: -e.score)[:4]:
-        for sentence in split_sentences(e.text):
+        for sentence in chunk_sentences(e.text):
             if INSTRUCTION.search(sentence) or not (stems(sentence) & asked):
                 continue
             for entity in entities(sentence, names_only=True):

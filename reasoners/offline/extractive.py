@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from graph.models import Assessment, Claim, Draft, Evidence, Understanding
 from reasoners.offline.assess import term_weights
-from reasoners.text import INSTRUCTION, entities, split_sentences, stems, values
+from reasoners.text import INSTRUCTION, entities, chunk_sentences, stems, values
 
 MIN_SCORE = 0.4
 MAX_EVIDENCE = 12
@@ -46,7 +46,7 @@ def candidates(question: str, understanding: Understanding, evidence: list[Evide
     for position, e in enumerate(ranked):
         superseded = bool(_SUPERSEDED.search(e.title) or _SUPERSEDED.search(e.text[:400]))
         lead = ""  # the heading or 'introduces a list:' sentence the next items belong to
-        for sentence in split_sentences(e.text):
+        for sentence in chunk_sentences(e.text):
             if sentence.startswith("#") or sentence.endswith(":"):
                 lead = sentence
             if len(sentence.split()) < 3 or INSTRUCTION.search(sentence):
@@ -85,7 +85,7 @@ def _pick(cands: list[Candidate], understanding: Understanding) -> list[Candidat
         if other:
             chosen.insert(0, other) if other.evidence.hop < best.evidence.hop else chosen.append(other)
     elif understanding.query_class == "aggregation":
-        chosen += [c for c in cands[1:4] if c.score >= 0.7 * best.score]
+        chosen += [c for c in cands[1:8] if c.score >= 0.6 * best.score]
     elif len(cands) > 1 and cands[1].score >= 0.9 * best.score and cands[1].evidence.doc_id != best.evidence.doc_id:
         chosen.append(cands[1])
     unique: dict[str, Candidate] = {}

@@ -1,0 +1,13 @@
+"""Print the loop's graph as Mermaid, generated from the compiled graph itself: `python3 -m graph.draw`."""
+
+from __future__ import annotations
+
+from graph.builder import build_graph
+
+
+def mermaid() -> str:
+    return build_graph().get_graph().draw_mermaid()
+
+
+if __name__ == "__main__":
+    print(mermaid(), end="")

@@ -1,0 +1,11 @@
+import re
+from pathlib import Path
+
+from graph.draw import mermaid
+
+
+def test_readme_graph_is_generated_from_the_graph():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## How the loop decides", 1)[1]
+    drawn = re.search(r"```mermaid\n(.*?)```", section, re.DOTALL)
+    assert drawn and drawn.group(1) == mermaid()
