@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
-from reasoners.text import INSTRUCTION, entities, chunk_sentences, stem, stems, values
+from reasoners.text import INSTRUCTION, chunk_sentences, entities, stem, stems, values
 
 COVERED = 0.67
 TOP_PER_QUERY = 3

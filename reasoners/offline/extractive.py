@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from graph.models import Assessment, Claim, Draft, Evidence, Understanding
 from reasoners.offline.assess import term_weights
-from reasoners.text import INSTRUCTION, entities, chunk_sentences, stems, values
+from reasoners.text import INSTRUCTION, chunk_sentences, entities, stems, values
 
 MIN_SCORE = 0.4
 MAX_EVIDENCE = 12
