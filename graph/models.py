@@ -77,6 +77,7 @@ class Gap(BaseModel):
     subquery_id: str | None = Field(default=None, description="The sub-query not covered, if any.")
     terms: list[str] = Field(default_factory=list, description="Terms still missing from the evidence.")
     bridge_entities: list[str] = Field(default_factory=list, description="Entities found so far that may lead on.")
+    context: str = Field(default="", description="The evidence sentence the next search should build on.")
 
 
 class Assessment(BaseModel):

@@ -12,7 +12,7 @@ STOPWORDS = frozenset(
     just me my myself now of on or other our ours ourselves own she should so some such than that the their
     theirs them themselves then there these they this those through to too very was we were what when where
     which while who whom why will with would you your yours yourself yourselves also many much may might must
-    shall whose does did done get got one two""".split()
+    shall whose does did done get got one two once again""".split()
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
-from reasoners.text import INSTRUCTION, chunk_sentences, entities, stem, stems, values
+from reasoners.text import INSTRUCTION, chunk_sentences, content_terms, entities, stem, stems, values
 
 COVERED = 0.67
 TOP_PER_QUERY = 3
@@ -74,18 +74,29 @@ def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
 def bridge_entities(question: str, understanding: Understanding, evidence: list[Evidence]) -> list[str]:
     """Entities named in the best evidence but not in the question: candidates that lead to the next document."""
     asked = {t for t in stems(question)}
+    # an entity that already titles a retrieved document leads nowhere new
+    titled = [stems(e.title) for e in evidence]
     counts: dict[str, float] = {}
-    for e in sorted(evidence, key=lambda e: -e.score)[:4]:
+    for e in sorted(evidence, key=lambda e: -e.score)[:3]:
         for sentence in chunk_sentences(e.text):
-            if INSTRUCTION.search(sentence) or not (stems(sentence) & asked):
+            if INSTRUCTION.search(sentence):
                 continue
             for entity in entities(sentence, names_only=True):
                 entity_stems = stems(entity)
-                if entity_stems and not entity_stems <= asked and len(entity) > 2:
+                if entity_stems and not entity_stems <= asked and len(entity) > 2 and \
+                        not any(entity_stems <= t for t in titled):
                     # names and roles (several words) lead on more often than a lone place or product word
                     weight = (1 + len(stems(sentence) & asked)) * (1 + 0.5 * min(len(entity.split()) - 1, 2))
                     counts[entity] = counts.get(entity, 0.0) + weight
     return sorted(counts, key=lambda entity: -counts[entity])[:3]
+
+
+def best_sentence(question: str, evidence: list[Evidence]) -> str:
+    """The sentence of the top evidence sharing most with the question: what a bridging search builds on."""
+    asked = stems(question)
+    top = sorted(evidence, key=lambda e: -e.score)[:2]
+    scored = [(len(stems(s) & asked), s) for e in top for s in chunk_sentences(e.text) if not INSTRUCTION.search(s)]
+    return max(scored, default=(0, ""), key=lambda pair: pair[0])[1]
 
 
 def evaluate(question: str, understanding: Understanding, subqueries: list[SubQuery],
@@ -96,7 +107,7 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
     weights = term_weights(question, evidence)
     present = set().union(*(stems(e.title + " " + e.text) for e in evidence)) if evidence else set()
     question_coverage = round(weighted_coverage(weights, present), 3)
-    missing = sorted(k for k in weights if k not in present)
+    missing = [word for word in content_terms(question) if stem(word) in weights and stem(word) not in present]
     conflicts = find_conflicts(question, evidence)
     bridges_run = sum(q.purpose.startswith("bridge") for q in subqueries)
     refinements = sum(q.id.startswith("r") for q in subqueries)
@@ -111,7 +122,7 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
             bridges_run < MAX_BRIDGE_HOPS:
         candidates = bridge_entities(question, understanding, evidence)
         if candidates and (missing or bridges_run == 0):
-            gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates,
+            gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates, context=best_sentence(question, evidence),
                       description=f"follow {candidates[0]!r} for {', '.join(missing) or 'the answer'}")
         elif missing and refinements == 0:
             gap = Gap(kind="missing_terms", terms=missing, bridge_entities=understanding.entities[:1],

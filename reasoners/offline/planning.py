@@ -5,9 +5,9 @@ from __future__ import annotations
 from graph.models import Assessment, Plan, Refinement, RetrievalMode, SubQuery, Understanding
 from reasoners.text import content_terms
 
-FIRST_HOP_K = 5
-ENTITY_K = 4
-GAP_K = 4
+FIRST_HOP_K = 4
+ENTITY_K = 2
+GAP_K = 3
 
 
 def _attribute_terms(question: str, entity_terms: set[str]) -> str:
@@ -46,14 +46,16 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
         return Refinement(action="stop", reason="the evidence covers every sub-query and nothing conflicts")
     texts: list[tuple[str, str]] = []
     if gap.kind == "bridge":
-        for entity in gap.bridge_entities[:2]:
-            texts.append((f"{entity} {' '.join(gap.terms)}".strip(), f"bridge entity: {entity}"))
+        for entity in gap.bridge_entities[:1]:
+            texts.append((f"{entity} {' '.join(gap.terms[:2])}".strip(), f"bridge entity: {entity}"))
+        if gap.context:
+            texts.append((f"{question} {gap.context}", "bridge: the question with its best evidence sentence"))
     elif gap.kind == "uncovered_subquery":
         texts.append((" ".join(gap.terms) or question, f"uncovered {gap.subquery_id}"))
     elif gap.kind == "missing_terms":
         texts.append((" ".join(gap.terms + gap.bridge_entities[:1]), "missing terms"))
     elif gap.kind == "conflict":
-        texts.append((f"{' '.join(gap.terms)} current latest superseded", "conflicting values"))
+        texts.append((f"{' '.join(gap.terms)} current", "conflicting values"))
     done = {_normalised(q.text) for q in subqueries}
     new: list[SubQuery] = []
     for text, purpose in texts:
