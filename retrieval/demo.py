@@ -8,7 +8,8 @@ from pathlib import Path
 from retrieval.backend import Encoder
 from retrieval.chunking import CHUNKER_VERSION
 from retrieval.config import DEMO_ROOT, demo_index_dir
-from retrieval.ingest import ingest
+from retrieval.documents import Document
+from retrieval.ingest import delete, ingest
 from retrieval.loaders import load_folder
 from retrieval.sqlite_index import SqliteIndex
 
@@ -32,7 +33,10 @@ def ensure_demo_index(encoder: Encoder, folder: Path | None = None) -> Path:
         return folder
     index = SqliteIndex(folder, create=True)
     try:
-        ingest(index, encoder, load_folder(DEMO_ROOT / "corpus"), show_progress=True)
+        items = list(load_folder(DEMO_ROOT / "corpus"))
+        ingest(index, encoder, items, show_progress=True)
+        present = {item.doc_id for item in items if isinstance(item, Document)}
+        delete(index, sorted(set(index.document_hashes()) - present))  # documents removed from the corpus
     finally:
         index.close()
     stamp.write_text(fingerprint)

@@ -144,3 +144,16 @@ def test_trace_has_a_span_per_transition(tmp_path, index, encoder, resolver):
         assert set(span["usage"]) == {"hops", "tokens", "retrieval_calls", "elapsed_ms"}
     history = list(runner.graph.get_state_history({"configurable": {"thread_id": result["run_id"]}}))
     assert len(history) >= len(spans)  # every transition is a checkpoint
+
+
+def test_langsmith_sends_nothing_without_its_settings(index, encoder, resolver, monkeypatch):
+    import langsmith
+
+    for name in ("LANGSMITH_TRACING", "LANGCHAIN_TRACING_V2", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("a LangSmith client was created without LangSmith settings")
+
+    monkeypatch.setattr(langsmith.Client, "__init__", no_network)
+    assert make_runner(index, encoder, resolver).ask("Who is the Head of Finance?", "bob")["status"] == "answered"
