@@ -5,7 +5,7 @@ from __future__ import annotations
 from graph.models import Assessment, Plan, Refinement, RetrievalMode, SubQuery, Understanding
 from reasoners.text import content_terms
 
-FIRST_HOP_K = 3
+FIRST_HOP_K = 4
 ENTITY_K = 2
 GAP_K = 3
 
