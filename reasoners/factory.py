@@ -13,4 +13,9 @@ def build_reasoner(spec: str | None = None) -> Reasoner:
     spec = (spec or os.environ.get("BOUNDLOOP_MODEL") or "offline").strip()
     if spec == "offline":
         return OfflineReasoner()
+    provider, _, model = spec.partition(":")
+    if provider in ("openai", "azure_openai") and model.strip():
+        from reasoners.llm import build_llm_reasoner  # imported here: the offline default never loads the client
+
+        return build_llm_reasoner(provider, model.strip())
     raise BoundloopError(f"unknown BOUNDLOOP_MODEL {spec!r}: use offline, openai:<model> or azure_openai:<deployment>")

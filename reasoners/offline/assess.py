@@ -122,7 +122,8 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
             bridges_run < MAX_BRIDGE_HOPS:
         candidates = bridge_entities(question, understanding, evidence)
         if candidates and (missing or bridges_run == 0):
-            gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates, context=best_sentence(question, evidence),
+            gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates,
+                      context=best_sentence(question, evidence),
                       description=f"follow {candidates[0]!r} for {', '.join(missing) or 'the answer'}")
         elif missing and refinements == 0:
             gap = Gap(kind="missing_terms", terms=missing, bridge_entities=understanding.entities[:1],

@@ -1,0 +1,59 @@
+"""Structured-output schemas of the LLM reasoner, valid under OpenAI's and Azure OpenAI's strict structured outputs.
+
+Synthesis answers with `graph.models.Draft` itself. Understanding and planning use mirrors of the loop's models:
+strict mode makes every field required and rejects `default` (Azure refuses the schema), and the loop's
+`Understanding` and `SubQuery` carry defaults; a sub-query's id is the loop's to assign, not the model's. The
+mirrors convert to the loop's models at once. The judgement has its own shape: one check per claim, by index.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from graph.models import QueryClass, RetrievalMode, Understanding
+
+AnswerType = Literal["person", "place", "date", "number", "yes_no", "other"]
+
+
+class QuestionUnderstanding(BaseModel):
+    """What kind of question this is and what it is about."""
+
+    query_class: QueryClass = Field(description="lookup, multi_hop, comparison, aggregation or out_of_scope.")
+    entities: list[str] = Field(description="Named things the question mentions, as written.")
+    answer_type: AnswerType = Field(description="The kind of answer wanted.")
+
+    def to_understanding(self) -> Understanding:
+        return Understanding(query_class=self.query_class, entities=[e.strip() for e in self.entities if e.strip()],
+                             answer_type=self.answer_type)
+
+
+class Search(BaseModel):
+    """One search over the company's documents."""
+
+    text: str = Field(description="The search text: keywords or a short query, not a sentence to the user.")
+    mode: RetrievalMode = Field(description="keyword for exact names, codes, numbers; vector for paraphrase; "
+                                            "hybrid otherwise.")
+    purpose: str = Field(description="Why this search: the whole question, a compared entity, a named entity.")
+    k: int = Field(description="How many passages to fetch, 3 to 10.")
+
+
+class SearchPlan(BaseModel):
+    """The searches of the first round."""
+
+    searches: list[Search] = Field(description="The searches, the whole question first.")
+
+
+class ClaimCheck(BaseModel):
+    """The model's judgement of one claim against the documents it cites."""
+
+    claim: int = Field(description="The claim's index, as given in its <claim index=...> tag.")
+    supported: bool = Field(description="True only if the cited documents state everything the claim says.")
+    reason: str = Field(description="If not supported, what the cited documents do not say; otherwise empty.")
+
+
+class Judgement(BaseModel):
+    """Grounding judgements, one per claim."""
+
+    checks: list[ClaimCheck] = Field(description="One check per claim given.")

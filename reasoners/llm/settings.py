@@ -1,0 +1,73 @@
+"""The LLM reasoner's settings: which model, how to reach it, and per-call caps, read from the environment."""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from policies.errors import BoundloopError
+
+Provider = Literal["openai", "azure_openai"]
+Method = Literal["json_schema", "function_calling", "json_mode"]
+Step = Literal["understand", "plan", "synthesise", "judge"]
+
+# Caps on each call's completion. The pre-send token check counts the cap in full, so a call that passes the check
+# cannot push the run past `BOUNDLOOP_MAX_TOKENS` however long the model's reply would have been.
+OUTPUT_TOKENS: dict[Step, int] = {"understand": 300, "plan": 600, "synthesise": 1500, "judge": 600}
+
+
+class LLMSettings(BaseModel):
+    """How the LLM reasoner reaches its chat model. Deployment settings only, never from a request."""
+
+    provider: Provider = Field(description="openai (also any OpenAI-compatible server) or azure_openai.")
+    model: str = Field(min_length=1, description="Model name, or the Azure OpenAI deployment name.")
+    base_url: str | None = Field(
+        default=None, description="OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp); BOUNDLOOP_OPENAI_BASE_URL."
+    )
+    method: Method = Field(
+        default="json_schema",
+        description="Structured-output method passed to with_structured_output; BOUNDLOOP_LLM_METHOD.",
+    )
+    temperature: float | None = Field(
+        default=None, ge=0.0, le=2.0, description="Sampling temperature (provider default if unset)."
+    )
+    call_timeout: float | None = Field(
+        default=None, gt=0.0,
+        description="Cap in seconds on one model call; the remaining wall clock always applies; BOUNDLOOP_LLM_TIMEOUT.",
+    )
+    max_output_tokens: int | None = Field(
+        default=None, ge=16, description="One completion cap for every step instead of OUTPUT_TOKENS."
+    )
+    prompts_path: str | None = Field(default=None, description="YAML/JSON file overriding named prompt templates.")
+
+    @property
+    def spec(self) -> str:
+        return f"{self.provider}:{self.model}"
+
+    def output_tokens(self, step: Step) -> int:
+        return self.max_output_tokens or OUTPUT_TOKENS[step]
+
+    @classmethod
+    def from_env(cls, provider: str, model: str) -> LLMSettings:
+        """Settings for `provider:model` (from BOUNDLOOP_MODEL) plus the BOUNDLOOP_* variables that tune it."""
+        env = os.environ
+
+        def number(name: str) -> str | None:
+            return env.get(name, "").strip() or None
+
+        try:
+            return cls.model_validate({
+                "provider": provider,
+                "model": model,
+                "base_url": env.get("BOUNDLOOP_OPENAI_BASE_URL") or None,
+                "method": env.get("BOUNDLOOP_LLM_METHOD") or "json_schema",
+                "temperature": number("BOUNDLOOP_LLM_TEMPERATURE"),
+                "call_timeout": number("BOUNDLOOP_LLM_TIMEOUT"),
+                "max_output_tokens": number("BOUNDLOOP_LLM_MAX_OUTPUT_TOKENS"),
+                "prompts_path": env.get("BOUNDLOOP_PROMPTS") or None,
+            })
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            raise BoundloopError(f"invalid LLM reasoner settings: {problems}") from None

@@ -1,0 +1,67 @@
+"""Whole runs of the loop with the LLM reasoner behind the real client: a working endpoint and a hanging one."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from graph.runner import LoopRunner
+from policies.budget import BudgetLimits
+from reasoners.llm import LLMReasoner, LLMSettings, build_chat_model
+from tests.llm.openai_stub import Reply, StubServer
+from tests.llm.scripted import responder
+
+QUESTION = "Who approves expense claims above EUR 5,000?"
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def runner(index, resolver, encoder, url: str, max_seconds: float = 18.0, **settings) -> LoopRunner:
+    config = LLMSettings(provider="openai", model="stub-model", base_url=url, **settings)
+    return LoopRunner(resolver=resolver, backend=index, encoder=encoder,
+                      reasoner=LLMReasoner(build_chat_model(config), config),
+                      limits=BudgetLimits(max_seconds=max_seconds))
+
+
+def grounded(result: dict, index) -> bool:
+    """Every citation of an answer is a chunk the asking user may see (bob: all-staff)."""
+    return bool(result["citations"]) and all(c["doc_id"] in {"expense", "orgchart", "seating"}
+                                             for c in result["citations"])
+
+
+def test_a_run_decided_by_the_model_answers_with_citations_and_counts_its_tokens(clean_env, index, resolver,
+                                                                                  encoder):
+    with StubServer(responder=responder(prompt_tokens=120, completion_tokens=30)) as stub:
+        result = runner(index, resolver, encoder, stub.url).ask(QUESTION, user="bob")
+    assert result["status"] == "answered" and grounded(result, index)
+    assert "Head of Finance" in result["answer"]
+    assert [s.body["response_format"]["json_schema"]["name"] for s in stub.seen] == [
+        "QuestionUnderstanding", "SearchPlan", "Draft", "Judgement"]
+    assert result["usage"]["tokens"] == 4 * 150  # provider usage, not estimates
+
+
+def test_a_hanging_endpoint_cannot_hold_a_run_past_its_deadline(clean_env, index, resolver, encoder):
+    with StubServer(responder=lambda body: Reply("hang")) as stub:
+        loop = runner(index, resolver, encoder, stub.url, max_seconds=3)
+        started = time.monotonic()
+        result = loop.ask(QUESTION, user="bob")
+        elapsed = time.monotonic() - started
+    assert elapsed < 3.5
+    assert result["status"] == "abstained" or (result["status"] == "answered" and grounded(result, index))
+    assert len(stub.seen) == 1  # understand waited out the clock; nothing else was sent without time left
+
+
+def test_with_a_per_call_cap_a_hanging_endpoint_still_gets_a_grounded_offline_answer(clean_env, index, resolver,
+                                                                                      encoder):
+    with StubServer(responder=lambda body: Reply("hang")) as stub:
+        loop = runner(index, resolver, encoder, stub.url, max_seconds=3, call_timeout=0.3)
+        started = time.monotonic()
+        result = loop.ask(QUESTION, user="bob")
+        elapsed = time.monotonic() - started
+    assert elapsed < 3.5 and result["status"] == "answered" and grounded(result, index)
+    assert result["complete"] and len(stub.seen) == 4
