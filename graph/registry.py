@@ -10,7 +10,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS boundloop_runs (
@@ -27,6 +27,14 @@ CREATE TABLE IF NOT EXISTS boundloop_runs (
 );
 CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at);
 """
+
+
+class RunRecorder(Protocol):
+    """What the runner needs of a registry: `RunRegistry` here, or the service's PostgreSQL registry."""
+
+    def start(self, run_id: str, owner: str, question: str) -> None: ...
+
+    def finish(self, run_id: str, result: dict[str, Any]) -> None: ...
 
 
 class RunRegistry:

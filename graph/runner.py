@@ -13,7 +13,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from graph.builder import build_graph
 from graph.checkpoints import sqlite_checkpointer
 from graph.context import RunContext
-from graph.registry import RunRegistry
+from graph.registry import RunRecorder
 from graph.state import LoopOutput
 from policies.budget import BudgetLimits
 from policies.entitlements import AccessFilter, EntitlementResolver
@@ -47,7 +47,7 @@ class LoopRunner:
     reasoner: Reasoner
     limits: BudgetLimits
     checkpointer: BaseCheckpointSaver | None = None
-    registry: RunRegistry | None = None
+    registry: RunRecorder | None = None
 
     def __post_init__(self) -> None:
         self.graph = build_graph(checkpointer=self.checkpointer)

@@ -1,0 +1,1 @@
+"""The HTTP service: FastAPI routes, the LangGraph server's graph factory and auth, and shared run persistence."""

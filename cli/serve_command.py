@@ -1,0 +1,47 @@
+"""`boundloop serve`: the FastAPI service on uvicorn, one or more worker processes sharing one run store."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+
+from policies.errors import BoundloopError
+
+APP_FACTORY = "service.app:create_app"
+
+
+def add_serve(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="serve the HTTP API (POST /ask, /ask/stream, /ingest; GET /runs, /metrics)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
+    p.add_argument("--directory", help="users-to-groups file with api_key_sha256 entries ($BOUNDLOOP_DIRECTORY)")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Workers are separate processes that import the app factory; settings reach them through the environment."""
+    import uvicorn
+
+    if args.workers < 1:
+        raise BoundloopError("--workers must be at least 1")
+    if args.index:
+        os.environ["BOUNDLOOP_INDEX"] = args.index
+    if args.directory:
+        os.environ["BOUNDLOOP_DIRECTORY"] = args.directory
+    metrics_dir = None
+    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # Each worker writes its samples here; /metrics on any worker sums them all.
+        metrics_dir = tempfile.mkdtemp(prefix="boundloop-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    try:
+        uvicorn.run(APP_FACTORY, factory=True, host=args.host, port=args.port, workers=args.workers,
+                    log_level=args.log_level, access_log=False)
+    finally:
+        if metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+    return 0

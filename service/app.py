@@ -1,0 +1,64 @@
+"""The FastAPI app: `create_app()` for tests and for uvicorn's `--factory`, mountable in the LangGraph server.
+
+    uvicorn --factory service.app:create_app --workers 2
+
+Without a `state`, the app builds one from the environment (`ServiceSettings.from_env`) when it starts, in each
+worker process; all workers open the same run store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
+
+from service.error_handlers import install_error_handlers
+from service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
+from service.routes_ask import router as ask_router
+from service.routes_ingest import router as ingest_router
+from service.routes_ops import router as ops_router
+from service.routes_runs import router as runs_router
+from service.settings import ServiceSettings
+from service.state import ServiceState, build_state
+
+ROUTERS = (ask_router, runs_router, ingest_router, ops_router)
+
+
+def create_app(state: ServiceState | None = None,
+               state_factory: Callable[[], ServiceState] | None = None) -> FastAPI:
+    """The service over `state`; or over `state_factory()` (default: from the environment), built at startup."""
+    settings = state.settings if state else ServiceSettings.from_env()
+    factory = state_factory or (lambda: build_state(settings))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if state is not None:
+            app.state.boundloop = state
+            yield
+            return
+        app.state.boundloop = await run_in_threadpool(factory)  # opens files and models: off the event loop
+        try:
+            yield
+        finally:
+            await run_in_threadpool(app.state.boundloop.close)
+
+    app = FastAPI(
+        title="boundloop",
+        summary="Enterprise generative search with a bounded agentic loop.",
+        description="Every route but /healthz and /metrics needs `Authorization: Bearer <key or JWT>` or "
+                    "`X-API-Key: <key>`; the user is the credential's owner, never a field of the request.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    for router in ROUTERS:
+        app.include_router(router)
+    install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, limits={
+        "/ask": settings.max_body_bytes, "/ask/stream": settings.max_body_bytes, "/ingest": settings.max_ingest_bytes,
+    })
+    app.add_middleware(RequestMetricsMiddleware, paths=frozenset(
+        route.path for router in ROUTERS for route in router.routes if hasattr(route, "path")
+    ))
+    return app

@@ -1,0 +1,45 @@
+"""FastAPI dependencies: the process's service state, and the caller's identity from their credential only."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import APIKeyHeader, HTTPBearer
+
+from service.errors import Forbidden
+from service.state import ServiceState
+
+ADMIN_GROUP = "admin"
+
+# Declared so the OpenAPI document shows both schemes; the raw headers are checked by `IdentityResolver`.
+_bearer = HTTPBearer(auto_error=False, scheme_name="Bearer",
+                     description="An API key, or an HS256 JWT whose `sub` is the user.")
+_api_key = APIKeyHeader(name="X-API-Key", auto_error=False, scheme_name="ApiKey", description="An API key.")
+
+
+def service_state(request: Request) -> ServiceState:
+    state: ServiceState = request.app.state.boundloop
+    return state
+
+
+State = Annotated[ServiceState, Depends(service_state)]
+
+
+def current_user(request: Request, state: State, _bearer_doc: Annotated[object, Depends(_bearer)],
+                 api_key: Annotated[str | None, Depends(_api_key)]) -> str:
+    """The user the credential belongs to; the request body never names the user."""
+    return state.identity.user_for(request.headers.get("authorization"), api_key)
+
+
+CurrentUser = Annotated[str, Depends(current_user)]
+
+
+def admin_user(user: CurrentUser, state: State) -> str:
+    """The caller, if they are in the `admin` group; 403 otherwise."""
+    if ADMIN_GROUP not in state.directory.users[user].groups:
+        raise Forbidden(f"only members of the {ADMIN_GROUP!r} group may ingest documents")
+    return user
+
+
+AdminUser = Annotated[str, Depends(admin_user)]

@@ -1,0 +1,74 @@
+"""Turns every failure into a JSON answer with a clear message and never a traceback or internal detail.
+
+Unexpected errors are logged with their traceback on the server and answered with a bare 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from policies.errors import BoundloopError, EntitlementError
+from service.errors import AuthenticationFailed, ServiceError
+from service.ingest_upload import UploadRejected
+from service.models import error_body
+
+log = logging.getLogger(__name__)
+MALFORMED_JSON = "json_invalid"
+
+
+def _problem(error: dict[str, Any]) -> dict[str, Any]:
+    """A validation error without the echoed input or pydantic's internals."""
+    loc = [part for part in error.get("loc", ()) if isinstance(part, str | int)]
+    message = str(error.get("msg", "invalid value"))
+    if error.get("type") == "extra_forbidden":
+        message = f"unknown field {loc[-1]!r}" if loc else "unknown field"
+    return {"loc": loc, "msg": message}
+
+
+async def _validation(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    if any(e.get("type") == MALFORMED_JSON for e in errors):
+        return JSONResponse(error_body("the request body is not valid JSON"), status_code=400)
+    return JSONResponse(error_body([_problem(e) for e in errors]), status_code=422)
+
+
+async def _service_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ServiceError)
+    headers = {"WWW-Authenticate": "Bearer"} if isinstance(exc, AuthenticationFailed) else None
+    if isinstance(exc, UploadRejected):
+        detail: Any = [{"loc": ["body", where], "msg": message} for where, message in exc.problems]
+        return JSONResponse(error_body(detail), status_code=exc.status_code)
+    return JSONResponse(error_body(str(exc)), status_code=exc.status_code, headers=headers)
+
+
+async def _entitlement(request: Request, exc: Exception) -> JSONResponse:
+    # Its message may name the directory file; the caller learns only that access was refused.
+    log.warning("entitlement refused: %s", exc)
+    return JSONResponse(error_body("access denied"), status_code=403)
+
+
+async def _internal(request: Request, exc: Exception) -> JSONResponse:
+    log.error("request failed: %s %s", request.method, request.url.path, exc_info=exc)
+    return JSONResponse(error_body("internal error"), status_code=500)
+
+
+async def _http(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    # Mounted in the LangGraph server, this also renders the server's own errors, whose detail may be structured.
+    return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(HTTPException, _http)
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(EntitlementError, _entitlement)
+    app.add_exception_handler(BoundloopError, _internal)
+    app.add_exception_handler(Exception, _internal)

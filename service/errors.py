@@ -1,0 +1,41 @@
+"""Errors the service turns into HTTP answers; every message is safe to show to the caller who caused it."""
+
+from __future__ import annotations
+
+from policies.errors import BoundloopError
+
+
+class ServiceError(BoundloopError):
+    """A request the service refuses; `status_code` is the HTTP status it answers with."""
+
+    status_code = 400
+
+
+class AuthenticationFailed(ServiceError):
+    """No credential, or one that matches nobody: 401, without saying which users exist."""
+
+    status_code = 401
+
+
+class Forbidden(ServiceError):
+    """An authenticated caller asking for something their groups do not allow."""
+
+    status_code = 403
+
+
+class NotFound(ServiceError):
+    """No such resource for this caller; another user's run is reported the same way."""
+
+    status_code = 404
+
+
+class InvalidInput(ServiceError):
+    """A well-formed request whose content cannot be used."""
+
+    status_code = 422
+
+
+class UnsupportedMediaType(ServiceError):
+    """A body in a format the route does not read."""
+
+    status_code = 415

@@ -1,0 +1,45 @@
+"""`POST /ask` and `POST /ask/stream`: a question in, the loop's answer out, for the authenticated user only."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from service import metrics
+from service.dependencies import CurrentUser, State
+from service.models import AskRequest, AskResponse, error_responses
+from service.sse import SSE_MEDIA_TYPE
+from service.streaming import open_stream
+
+router = APIRouter(tags=["ask"])
+ERRORS = error_responses(400, 401, 403, 413, 422, 500)
+STREAM_DOC: dict[str, Any] = {
+    "description": "Server-sent events: `span` (one per transition, with the budget used so far), then `result` "
+                   "(the AskResponse), or `error` if the run fails after the stream began.",
+    "content": {SSE_MEDIA_TYPE: {"schema": {"type": "string"}}},
+}
+
+
+@router.post("/ask", response_model=AskResponse, responses=ERRORS, summary="Ask a question and wait for the answer")
+async def ask(body: AskRequest, user: CurrentUser, state: State) -> AskResponse:
+    """Cited claims, a fallback list or an honest abstention; never past the run's budget."""
+    started = time.perf_counter()
+    try:
+        result = await run_in_threadpool(state.runner.ask, body.question, user)
+    except Exception:
+        metrics.record_failure("ask")
+        raise
+    metrics.record_run(result, time.perf_counter() - started, "ask", state.limits)
+    return AskResponse.model_validate(result)
+
+
+@router.post("/ask/stream", response_class=StreamingResponse, responses={**ERRORS, 200: STREAM_DOC},
+             summary="Ask a question and follow every transition")
+async def ask_stream(body: AskRequest, user: CurrentUser, state: State) -> StreamingResponse:
+    """One `span` event per transition, then the `result` event."""
+    frames = await open_stream(state, body.question, user)
+    return StreamingResponse(frames, media_type=SSE_MEDIA_TYPE, headers={"Cache-Control": "no-store"})

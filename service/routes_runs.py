@@ -1,0 +1,47 @@
+"""`GET /runs/{run_id}` and `GET /runs/{run_id}/trace`: only the run's owner sees it; anyone else gets 404."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path
+from starlette.concurrency import run_in_threadpool
+
+from service.dependencies import CurrentUser, State
+from service.errors import NotFound
+from service.models import AskResponse, RunView, Span, TraceResponse, error_responses
+from service.state import ServiceState
+
+router = APIRouter(tags=["runs"])
+RunId = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="The run id from an ask response.")]
+ERRORS = error_responses(401, 404, 422, 500)
+
+
+def _owned(state: ServiceState, run_id: str, user: str) -> None:
+    """404, not 403, for another user's run: whether a run id exists is itself not theirs to learn."""
+    if state.registry.owner(run_id) != user:
+        raise NotFound(f"no run {run_id}")
+
+
+@router.get("/runs/{run_id}", response_model=RunView, responses=ERRORS, summary="A run's result")
+async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
+    def read() -> RunView:
+        _owned(state, run_id, user)
+        result = state.registry.result(run_id)
+        return RunView(run_id=run_id, finished=result is not None,
+                       result=AskResponse.model_validate(result) if result is not None else None)
+
+    return await run_in_threadpool(read)
+
+
+@router.get("/runs/{run_id}/trace", response_model=TraceResponse, responses=ERRORS, summary="A run's transitions")
+async def get_trace(run_id: RunId, user: CurrentUser, state: State) -> TraceResponse:
+    def read() -> TraceResponse:
+        _owned(state, run_id, user)
+        snapshot = state.runner.graph.get_state({"configurable": {"thread_id": run_id}})
+        spans = (snapshot.values or {}).get("spans") if snapshot else None
+        if not spans:
+            raise NotFound(f"no trace for run {run_id} yet")
+        return TraceResponse(run_id=run_id, spans=[Span.model_validate(s) for s in spans])
+
+    return await run_in_threadpool(read)

@@ -1,0 +1,70 @@
+"""Runs the loop's stream in one worker thread and hands its events to the event loop as server-sent events.
+
+The whole run stays on one thread (LangGraph's sync stream is not meant to hop threads between steps). The first
+event is awaited before the response starts, so a request that fails early still gets a proper 4xx or 5xx.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+from service import metrics
+from service.models import AskResponse, Span
+from service.sse import sse_event
+from service.state import ServiceState
+
+log = logging.getLogger(__name__)
+_DONE = object()
+Event = tuple[str, dict[str, Any]]
+
+
+def _start_producer(produce: Callable[[], Iterator[Event]]) -> asyncio.Queue[Any]:
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+
+    def run() -> None:
+        try:
+            for event in produce():
+                loop.call_soon_threadsafe(queue.put_nowait, event)
+        except BaseException as exc:  # handed to the consumer, which re-raises or reports it
+            loop.call_soon_threadsafe(queue.put_nowait, exc)
+        finally:
+            loop.call_soon_threadsafe(queue.put_nowait, _DONE)
+
+    threading.Thread(target=run, name="boundloop-stream", daemon=True).start()
+    return queue
+
+
+async def open_stream(state: ServiceState, question: str, user: str) -> AsyncIterator[str]:
+    """Start the run; raises here (before any byte is sent) if it fails before its first transition."""
+    started = time.perf_counter()
+    queue = _start_producer(lambda: state.runner.stream(question, user))
+    first = await queue.get()
+    if isinstance(first, BaseException):
+        metrics.record_failure("ask_stream")
+        raise first
+    return _frames(state, first, queue, started)
+
+
+async def _frames(state: ServiceState, first: Any, queue: asyncio.Queue[Any], started: float) -> AsyncIterator[str]:
+    item = first
+    while item is not _DONE:
+        if isinstance(item, BaseException):
+            # Headers are sent: the failure becomes the stream's last event; details stay in the server log.
+            log.error("run failed mid-stream", exc_info=item)
+            metrics.record_failure("ask_stream")
+            yield sse_event("error", {"detail": "the run failed; see the server log"})
+            return
+        kind, payload = item
+        if kind == "span":
+            yield sse_event("span", Span.model_validate(payload).model_dump())
+        else:
+            result = AskResponse.model_validate(payload)
+            metrics.record_run(payload, time.perf_counter() - started, "ask_stream", state.limits)
+            yield sse_event("result", result.model_dump())
+        item = await queue.get()

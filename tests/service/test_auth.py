@@ -1,0 +1,95 @@
+"""Who may call what: 401 without a valid credential, 403 outside one's groups, 404 for another user's runs."""
+
+from __future__ import annotations
+
+import time
+
+import jwt
+import pytest
+
+from tests.service.keys import JWT_SECRET, KEYS, auth, bearer
+
+QUESTION = {"question": "Who approves expense claims above EUR 5,000?"}
+
+
+@pytest.mark.parametrize("headers", [
+    {},
+    {"X-API-Key": "not-a-key"},
+    {"Authorization": "Bearer not-a-key"},
+    {"Authorization": KEYS["bob"]},  # no scheme
+    {"Authorization": f"Basic {KEYS['bob']}"},
+    {"Authorization": "Bearer "},
+    {"Authorization": f"Bearer {KEYS['bob']}", "X-API-Key": KEYS["alice"]},  # two identities at once
+])
+def test_requests_without_one_valid_credential_get_401(client, headers):
+    response = client.post("/ask", json=QUESTION, headers=headers)
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == "Bearer"
+    assert "alice" not in response.text and "bob" not in response.text
+
+
+def test_api_key_works_as_bearer_and_as_x_api_key(client):
+    assert client.post("/ask", json=QUESTION, headers=bearer("bob")).status_code == 200
+    assert client.post("/ask", json=QUESTION, headers=auth("bob")).status_code == 200
+
+
+def _token(sub: str, secret: str = JWT_SECRET, expires_in: float = 300, **claims) -> str:
+    return jwt.encode({"sub": sub, "exp": int(time.time() + expires_in), **claims}, secret, algorithm="HS256")
+
+
+def test_jwt_identifies_its_subject(client):
+    response = client.post("/ask", json={"question": "What are the salary bands for level L5?"},
+                           headers={"Authorization": f"Bearer {_token('alice')}"})
+    assert response.status_code == 200
+    assert "salaries" in {c["doc_id"] for c in response.json()["citations"]}  # alice is in hr
+
+
+@pytest.mark.parametrize("token", [
+    _token("alice", expires_in=-10),
+    _token("alice", secret="another-secret-of-sufficient-length!!"),
+    _token("mallory"),
+    jwt.encode({"sub": "alice"}, JWT_SECRET, algorithm="HS256"),  # no expiry
+    jwt.encode({"sub": "alice", "exp": int(time.time()) + 60}, None, algorithm="none"),  # unsigned
+    "a.b.c",
+])
+def test_bad_or_foreign_jwts_get_401(client, token):
+    response = client.post("/ask", json=QUESTION, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 401
+
+
+def test_jwt_is_refused_when_no_secret_is_configured(index, encoder, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from tests.service.conftest import make_state
+
+    state = make_state(index, encoder, tmp_path, jwt_secret=None)
+    with TestClient(create_app(state)) as client:
+        response = client.post("/ask", json=QUESTION, headers={"Authorization": f"Bearer {_token('alice')}"})
+    assert response.status_code == 401
+
+
+def test_other_users_runs_and_traces_are_404(client):
+    run_id = client.post("/ask", json=QUESTION, headers=auth("bob")).json()["run_id"]
+    assert client.get(f"/runs/{run_id}", headers=auth("bob")).status_code == 200
+    assert client.get(f"/runs/{run_id}/trace", headers=auth("bob")).status_code == 200
+    for path in (f"/runs/{run_id}", f"/runs/{run_id}/trace"):
+        other = client.get(path, headers=auth("alice"))
+        missing = client.get(path.replace(run_id, "0" * 32), headers=auth("alice"))
+        assert other.status_code == missing.status_code == 404
+        assert other.json()["detail"].replace(run_id, "ID") == missing.json()["detail"].replace("0" * 32, "ID")
+        assert client.get(path).status_code == 401
+
+
+def test_ingest_is_for_the_admin_group_only(client):
+    line = b'{"id": "memo", "title": "Memo", "text": "A memo.", "acl": ["all-staff"]}\n'
+    headers = {"Content-Type": "application/x-ndjson"}
+    assert client.post("/ingest", content=line, headers=headers).status_code == 401
+    refused = client.post("/ingest", content=line, headers={**headers, **auth("alice")})
+    assert refused.status_code == 403
+    assert client.post("/ingest", content=line, headers={**headers, **auth("grace")}).status_code == 200
+
+
+def test_health_and_metrics_need_no_credential(client):
+    assert client.get("/healthz").json() == {"status": "ok", "checkpoints": "sqlite"}
+    assert client.get("/metrics").status_code == 200

@@ -1,0 +1,80 @@
+"""`langgraph dev` smoke test: the LangGraph server starts offline, serves the graph to API-key users, keeps
+threads apart, builds the principal only from the credential, and mounts the FastAPI routes."""
+
+from __future__ import annotations
+
+import shutil
+
+import httpx
+import pytest
+from langgraph_sdk import get_sync_client
+
+from graph.state import LoopOutput
+from tests.service.keys import KEYS, auth
+from tests.service.servers import REPO, free_port, running, server_env
+
+pytestmark = pytest.mark.slow
+SALARY = {"question": "What are the salary bands for level L5 engineers?"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, real_index_dir, keyed_directory):
+    folder = tmp_path_factory.mktemp("langgraph-dev")  # `langgraph dev` keeps its in-memory store here
+    shutil.copytree(real_index_dir, folder / "index")
+    env = server_env(BOUNDLOOP_INDEX=str(folder / "index"), BOUNDLOOP_DIRECTORY=str(keyed_directory))
+    port = free_port()
+    args = ["-m", "langgraph_cli", "dev", "--config", str(REPO / "langgraph.json"), "--no-browser", "--no-reload",
+            "--host", "127.0.0.1", "--port", str(port)]
+    with running(args, env, "/ok", port, folder / "server.log", cwd=folder) as base:
+        yield base
+
+
+def _client(base: str, user: str):
+    return get_sync_client(url=base, api_key=KEYS[user], timeout=120)
+
+
+def test_a_run_with_an_api_key_returns_the_ask_json_shape(server):
+    assert httpx.post(server + "/threads", json={}).status_code == 401
+    bob = _client(server, "bob")
+    thread = bob.threads.create(metadata={"owner": "alice"})
+    assert thread["metadata"]["owner"] == "bob"  # the owner comes from the credential
+    result = bob.runs.wait(thread["thread_id"], "boundloop",
+                           input={"question": "Who approves expense claims above EUR 5,000?"})
+    assert set(result) == set(LoopOutput.__annotations__)
+    assert result["status"] == "answered" and result["run_id"] == thread["thread_id"]
+    assert result["citations"][0]["doc_id"] == "expense"
+
+
+def test_threads_belong_to_their_owner(server):
+    bob, alice = _client(server, "bob"), _client(server, "alice")
+    thread = bob.threads.create()
+    bob.runs.wait(thread["thread_id"], "boundloop", input={"question": "Who is the Head of People?"})
+    assert thread["thread_id"] not in {t["thread_id"] for t in alice.threads.search(limit=100)}
+    for call in (lambda: alice.threads.get(thread["thread_id"]),
+                 lambda: alice.threads.get_state(thread["thread_id"]),
+                 lambda: alice.runs.wait(thread["thread_id"], "boundloop", input={"question": "hi"})):
+        with pytest.raises(httpx.HTTPStatusError) as refused:
+            call()
+        assert refused.value.response.status_code == 404
+
+
+def test_the_principal_comes_only_from_the_credential(server):
+    bob, alice = _client(server, "bob"), _client(server, "alice")
+    assert "salaries" in {c["doc_id"] for c in alice.runs.wait(None, "boundloop", input=SALARY)["citations"]}
+    # The server overwrites its reserved key with the authenticated user; the run still acts for bob.
+    spoofed = bob.runs.wait(None, "boundloop", input=SALARY, config={"configurable": {"langgraph_auth_user": "alice"}})
+    assert spoofed["status"] != "error" and "salaries" not in str(spoofed) and "CANARY-HR" not in str(spoofed)
+    for attempt in ({"context": {"principal": "alice"}}, {"config": {"configurable": {"user": "alice"}}}):
+        with pytest.raises(httpx.HTTPStatusError) as refused:
+            bob.runs.wait(None, "boundloop", input=SALARY, **attempt)
+        assert refused.value.response.status_code == 422
+    # Input keys other than `question` are not channels of the graph: ignored, never a principal.
+    extra_input = bob.runs.wait(None, "boundloop", input={**SALARY, "user": "alice", "principal": "alice"})
+    assert "salaries" not in str(extra_input)
+
+
+def test_the_fastapi_routes_are_mounted_on_the_same_server(server):
+    response = httpx.post(server + "/ask", json={"question": "Who is the Head of People?"}, headers=auth("carol"))
+    assert response.status_code == 200 and set(response.json()) == set(LoopOutput.__annotations__)
+    assert httpx.get(server + "/healthz").json()["status"] == "ok"
+    assert "boundloop_runs_total" in httpx.get(server + "/metrics").text
