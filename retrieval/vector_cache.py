@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from policies.entitlements import AccessFilter
 from retrieval.backend import Candidate
+
+MAX_CACHED_FILTERS = 256
 
 
 @dataclass
@@ -20,6 +22,8 @@ class VectorCache:
     chunk_ids: list[str]
     matrix: np.ndarray
     group_rows: dict[str, np.ndarray]
+    permitted: dict[frozenset[str], np.ndarray] = field(default_factory=dict)
+    """Row sets already computed for a set of groups (a user's filter is the same on every query)."""
 
     @classmethod
     def load(cls, conn: sqlite3.Connection, generation: str, dimension: int) -> VectorCache:
@@ -38,11 +42,18 @@ class VectorCache:
         return cls(generation, chunk_ids, matrix, group_rows)
 
     def permitted_rows(self, access: AccessFilter) -> np.ndarray:
-        """Row positions the filter permits (the union of the user's groups)."""
-        parts = [self.group_rows[g] for g in access.groups if g in self.group_rows]
-        if not parts:
-            return np.empty(0, dtype=np.int64)
-        return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
+        """Row positions the filter permits (the union of the user's groups), computed once per group set."""
+        rows = self.permitted.get(access.groups)
+        if rows is None:
+            parts = [self.group_rows[g] for g in access.groups if g in self.group_rows]
+            if not parts:
+                rows = np.empty(0, dtype=np.int64)
+            else:
+                rows = parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts))
+            if len(self.permitted) >= MAX_CACHED_FILTERS:
+                self.permitted.clear()
+            self.permitted[access.groups] = rows
+        return rows
 
     def search(self, vector: np.ndarray, access: AccessFilter, limit: int) -> list[Candidate]:
         """The `limit` most similar permitted chunks: ranking happens only among permitted rows."""
