@@ -1,0 +1,72 @@
+"""`boundloop eval`: the loop and its baselines over a public dataset, scored, as LangSmith experiments."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evals.config import DEFAULT_WORKERS, EvalConfig
+from evals.corpus import SETTINGS
+from evals.datasets import DatasetError
+from evals.sources import DATASET_NAMES
+from policies.budget import BudgetLimits
+from policies.errors import BoundloopError
+
+if TYPE_CHECKING:
+    from evals.report_model import EvalReport
+
+
+def add_eval(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("eval", help="score the loop against one-hop and untargeted baselines on a dataset")
+    p.add_argument("dataset", choices=DATASET_NAMES, help="dataset format")
+    p.add_argument("path", help="the dataset file (or folder for contoso, sec10q and demo)")
+    p.add_argument("--limit", type=int, help="only the first N questions")
+    p.add_argument("--setting", choices=SETTINGS, default="pooled",
+                   help="pooled: one corpus of every question's passages; distractor: each question sees only "
+                        "its own passages (enforced through the entitlement filter)")
+    p.add_argument("--user", help="ask as this user (contoso: employee or hr)")
+    p.add_argument("--upload", action="store_true", help="send the experiments to LangSmith (needs LANGSMITH_API_KEY)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
+    p.add_argument("--out", metavar="DIR", help="report folder (default: eval-results/<dataset>-<timestamp>/)")
+    p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="questions in flight at once")
+    p.add_argument("--cache-dir", metavar="DIR", help="where built indexes are kept (default: the boundloop cache)")
+    p.set_defaults(run=run_eval_command)
+
+
+def run_eval_command(args: argparse.Namespace) -> int:
+    from evals.report_files import write_reports
+    from evals.report_json import summary
+    from evals.suite import run_eval
+
+    if args.limit is not None and args.limit < 1:
+        raise BoundloopError("--limit must be a positive number")
+    if args.workers < 1:
+        raise BoundloopError("--workers must be at least 1")
+    config = EvalConfig(
+        dataset=args.dataset, path=args.path, limit=args.limit, setting=args.setting, user=args.user,
+        upload=args.upload, workers=args.workers, limits=BudgetLimits.from_env(),
+        cache_root=Path(args.cache_dir) if args.cache_dir else None,
+    )
+    try:
+        report = run_eval(config)
+    except DatasetError as exc:
+        raise BoundloopError(str(exc)) from None
+    folder = write_reports(report, Path(args.out) if args.out else None)
+    print(f"reports written to {folder}/ (report.md, report.html, results.json)", file=sys.stderr)
+    for system, qid, error in report.errors[:5]:
+        print(f"{system} failed on {qid}: {error}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary(report), indent=2))
+    else:
+        _print_summary(report)
+    return 1 if report.errors else 0
+
+
+def _print_summary(report: EvalReport) -> None:
+    from evals.report_markdown import table
+    from evals.report_tables import metrics_table
+
+    print(table(metrics_table(report)))

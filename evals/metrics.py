@@ -1,0 +1,121 @@
+"""Per-run scores: pure functions of a run's record, its question's gold, the limits and the ACL view.
+
+A score is None where it does not apply (answer scores for an unanswerable question, precision without
+evidence); the aggregates skip those. Definitions:
+
+- answer_em / answer_f1: HotpotQA normalisation, best over the gold answer and its aliases; the prediction is
+  the answer without its [n] markers, and '' when the run did not answer. Answerable questions only.
+- answer_recall: the normalised gold answer (or an alias) appears in the normalised answer.
+- support_recall: share of the gold supporting documents the user may read that the evidence reached.
+- support_precision: share of the evidence's distinct documents that are gold supporting documents.
+- citation_precision: share of the answer's citations that point to a gold supporting document.
+- claims_drafted / claims_kept: feed grounding_rate, kept over drafted summed over all runs.
+- abstain_correct: answered an answerable question, or did not answer (abstained or fell back) an unanswerable one.
+- leak: any cited, fallback or retrieved document, or any quoted text, outside the asking user's entitlements.
+- budget_violation: usage over a limit, or elapsed time past max_seconds + 0.5 s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from evals.answers import best_over, contains, exact_match, f1, strip_markers
+from evals.leaks import LeakDetector
+from evals.records import Gold, RunRecord
+from policies.budget import BudgetLimits
+
+TIME_GRACE_S = 0.5
+"""How far past `max_seconds` a run may end: the closing path (synthesise, verify, respond) runs after the stop."""
+
+Scores = dict[str, float | None]
+
+SCORE_KEYS = (
+    "answer_em", "answer_f1", "answer_recall", "support_recall", "support_precision", "citation_precision",
+    "claims_drafted", "claims_kept", "answered", "abstain_correct", "leak", "budget_violation", "limit_hit",
+    "hops", "tokens", "retrieval_calls", "evidence_chunks", "latency_ms",
+)
+"""Every per-run score `score_run` gives, in order."""
+
+
+@dataclass(frozen=True)
+class ScoringContext:
+    """What scoring needs beyond the run and the gold: the limits and the leak detector."""
+
+    limits: BudgetLimits
+    leaks: LeakDetector
+
+
+def readable_support(gold: Gold) -> set[str]:
+    return set(gold.supporting_doc_ids) - set(gold.forbidden_doc_ids)
+
+
+def support_recall(evidence_docs: set[str], gold: Gold) -> float | None:
+    support = readable_support(gold)
+    return len(support & evidence_docs) / len(support) if support else None
+
+
+def support_precision(evidence_docs: set[str], gold: Gold) -> float | None:
+    if not evidence_docs or not gold.supporting_doc_ids:
+        return None
+    return len(evidence_docs & set(gold.supporting_doc_ids)) / len(evidence_docs)
+
+
+def citation_precision(record: RunRecord, gold: Gold) -> float | None:
+    if not record.citations or not gold.supporting_doc_ids:
+        return None
+    support = set(gold.supporting_doc_ids)
+    return sum(c.doc_id in support for c in record.citations) / len(record.citations)
+
+
+def budget_problems(record: RunRecord, limits: BudgetLimits) -> list[str]:
+    """Every limit the run went past; empty for a compliant run."""
+    problems = []
+    if record.hops > limits.max_hops:
+        problems.append(f"hops {record.hops} > {limits.max_hops}")
+    if record.tokens > limits.max_tokens:
+        problems.append(f"tokens {record.tokens} > {limits.max_tokens}")
+    if record.retrieval_calls > limits.max_retrieval_calls:
+        problems.append(f"retrieval calls {record.retrieval_calls} > {limits.max_retrieval_calls}")
+    elapsed_ms = max(record.elapsed_ms, record.latency_ms)
+    if elapsed_ms > (limits.max_seconds + TIME_GRACE_S) * 1000:
+        problems.append(f"{elapsed_ms:.0f} ms > {limits.max_seconds} s + {TIME_GRACE_S} s")
+    return problems
+
+
+def answer_scores(record: RunRecord, gold: Gold) -> Scores:
+    if not gold.answerable:
+        return {"answer_em": None, "answer_f1": None, "answer_recall": None}
+    prediction = strip_markers(record.answer) if record.status == "answered" else ""
+    golds = tuple(gold.answers)
+    return {
+        "answer_em": best_over(exact_match, prediction, golds),
+        "answer_f1": best_over(f1, prediction, golds),
+        "answer_recall": best_over(contains, prediction, golds),
+    }
+
+
+def score_run(record: RunRecord, gold: Gold, context: ScoringContext) -> tuple[Scores, list[str]]:
+    """Every per-run score, and notes naming each leak and budget violation found."""
+    evidence_docs = {e.doc_id for e in record.evidence}
+    answered = record.status == "answered"
+    leaks = context.leaks.findings(gold.user, record)
+    over = budget_problems(record, context.limits)
+    scores: Scores = {
+        **answer_scores(record, gold),
+        "support_recall": support_recall(evidence_docs, gold),
+        "support_precision": support_precision(evidence_docs, gold),
+        "citation_precision": citation_precision(record, gold),
+        "claims_drafted": float(record.claims_drafted),
+        "claims_kept": float(record.claims_kept),
+        "answered": float(answered),
+        "abstain_correct": float(answered == gold.answerable),
+        "leak": float(bool(leaks)),
+        "budget_violation": float(bool(over)),
+        "limit_hit": float(record.stop_reason is not None),
+        "hops": float(record.hops),
+        "tokens": float(record.tokens),
+        "retrieval_calls": float(record.retrieval_calls),
+        "evidence_chunks": float(len({e.chunk_id for e in record.evidence})),
+        "latency_ms": record.latency_ms,
+    }
+    return scores, leaks + over
