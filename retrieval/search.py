@@ -19,6 +19,8 @@ SearchMode = Literal["keyword", "vector", "hybrid"]
 CANDIDATES_PER_RETRIEVER = 50
 
 _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="boundloop-search")
+# a pool of its own: a search running in _POOL must never wait for a free _POOL worker
+_KEYWORD_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="boundloop-keyword")
 
 
 def hybrid_search(
@@ -30,10 +32,14 @@ def hybrid_search(
         return []
     depth = max(CANDIDATES_PER_RETRIEVER, k)
     lists: dict[str, list[Candidate]] = {}
-    if mode in ("keyword", "hybrid"):
+    # both retrievers release the GIL (SQLite, BLAS): in hybrid mode the keyword side runs beside the dense side
+    keyword = _KEYWORD_POOL.submit(backend.keyword_candidates, query, access, depth) if mode == "hybrid" else None
+    if mode == "keyword":
         lists["bm25"] = backend.keyword_candidates(query, access, depth)
     if mode in ("vector", "hybrid"):
         lists["dense"] = backend.dense_candidates(encoder.encode([query])[0], access, depth)
+    if keyword is not None:
+        lists = {"bm25": keyword.result(), **lists}
     fused = reciprocal_rank_fusion(lists)[:k]
     chunks = backend.load_chunks([chunk_id for chunk_id, _ in fused], access)
     ranks = {

