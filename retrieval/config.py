@@ -41,7 +41,13 @@ def resolve_locations(index: str | None = None, directory: str | None = None) ->
 def open_backend(index: str, create: bool = False) -> IndexBackend:
     """The backend for an index location: a folder for the embedded index, postgresql://... for the server one."""
     if index.startswith(("postgresql://", "postgres://")):
-        raise IndexStoreError("the PostgreSQL backend is not available in this build; use an index folder")
+        try:
+            from retrieval.postgres import PostgresIndex
+        except ImportError:
+            raise IndexStoreError(
+                "the PostgreSQL backend needs its extra: pip install 'boundloop[postgres]'"
+            ) from None
+        return PostgresIndex.open(index, create=create)
     from retrieval.sqlite_index import SqliteIndex
 
     return SqliteIndex(index, create=create)

@@ -121,3 +121,50 @@ def demo_cache(tmp_path_factory, real_encoder):
         os.environ.pop("BOUNDLOOP_CACHE", None)
     else:
         os.environ["BOUNDLOOP_CACHE"] = previous
+
+
+# --- both index backends: the retrieval contract tests take `backend` (or `empty_backend`) and run twice ---------
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def pg_index_server():
+    """One real PostgreSQL 16 + pgvector for the index tests (tests/service/postgres.py's pgserver helper)."""
+    from tests.service import postgres
+
+    yield from postgres.server()
+
+
+@pytest.fixture(scope="module")
+def pg_index_database(pg_index_server):
+    """A fresh database per test module, with the writer and reader roles: yields its `PgSettings`."""
+    from tests.postgres_backend.databases import provisioned_database
+
+    yield from provisioned_database(pg_index_server)
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_backend(request, tmp_path: Path):
+    """An empty index of each kind (for PostgreSQL: the module's database with its schema dropped and re-made)."""
+    if request.param == "sqlite":
+        backend = SqliteIndex(tmp_path / "index", create=True)
+    else:
+        from retrieval.postgres import PostgresIndex
+        from tests.postgres_backend.databases import drop_index
+
+        settings = request.getfixturevalue("pg_index_database")
+        drop_index(settings)
+        backend = PostgresIndex(settings, create=True)
+    yield backend
+    backend.close()
+
+
+@pytest.fixture
+def backend(empty_backend, encoder: HashEncoder, docs_jsonl: Path):
+    """The small test corpus (DOCS) in each kind of index."""
+    from retrieval.ingest import ingest
+    from retrieval.loaders import load_jsonl
+
+    ingest(empty_backend, encoder, load_jsonl(docs_jsonl), show_progress=False)
+    return empty_backend

@@ -12,9 +12,18 @@ from cli.main import main
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def env(tmp_path, monkeypatch, directory_file):
-    monkeypatch.setenv("BOUNDLOOP_INDEX", str(tmp_path / "idx"))
+@pytest.fixture(params=["sqlite", "postgres"])
+def env(request, tmp_path, monkeypatch, directory_file):
+    """The same commands against an index folder and against a PostgreSQL database (writer and reader URLs)."""
+    if request.param == "sqlite":
+        monkeypatch.setenv("BOUNDLOOP_INDEX", str(tmp_path / "idx"))
+    else:
+        from tests.postgres_backend.databases import drop_index
+
+        settings = request.getfixturevalue("pg_index_database")
+        drop_index(settings)
+        monkeypatch.setenv("BOUNDLOOP_INDEX", settings.writer_url)
+        monkeypatch.setenv("BOUNDLOOP_PG_READER_URL", settings.reader_url)
     monkeypatch.setenv("BOUNDLOOP_DIRECTORY", str(directory_file))
     return tmp_path
 

@@ -1,5 +1,4 @@
 import json
-import sqlite3
 
 import pytest
 
@@ -7,31 +6,37 @@ from retrieval.chunking import chunk_document, split_sentences
 from retrieval.documents import Document
 from retrieval.ingest import delete, ingest
 from retrieval.loaders import load_jsonl
-from retrieval.sqlite_index import SqliteIndex
 from tests.conftest import DOCS
+from tests.postgres_backend import probes
 
 
-def test_ingest_counts_and_fail_closed_acl(tmp_path, encoder, docs_jsonl):
-    idx = SqliteIndex(tmp_path / "i", create=True)
+@pytest.fixture
+def index(backend):
+    """Every index test here runs against both backends (sqlite, postgres); storage is inspected via `probes`."""
+    return backend
+
+
+def test_ingest_counts_and_fail_closed_acl(empty_backend, encoder, docs_jsonl):
+    idx = empty_backend
     report = ingest(idx, encoder, load_jsonl(docs_jsonl), show_progress=False)
     assert (report.seen, report.added, report.no_acl) == (len(DOCS), len(DOCS), 1)
     assert idx.stats()["documents"] == len(DOCS)
 
 
-def test_default_acl_applies_only_to_documents_without_one(tmp_path, encoder, docs_jsonl):
-    idx = SqliteIndex(tmp_path / "i", create=True)
+def test_default_acl_applies_only_to_documents_without_one(empty_backend, encoder, docs_jsonl):
+    idx = empty_backend
     report = ingest(idx, encoder, load_jsonl(docs_jsonl), default_acl="all-staff", show_progress=False)
     assert report.no_acl == 0 and report.default_acl_applied == 1
-    acls = dict(idx._conn.execute("SELECT doc_id, acl FROM documents").fetchall())
-    assert json.loads(acls["orphan"]) == ["all-staff"]
-    assert json.loads(acls["salaries"]) == ["hr"]
+    acls = probes.document_acls(idx)
+    assert acls["orphan"] == ["all-staff"]
+    assert acls["salaries"] == ["hr"]
 
 
 def test_reingest_unchanged_does_nothing(index, encoder, docs_jsonl):
-    before = index._conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+    before = probes.generation(index)
     report = ingest(index, encoder, load_jsonl(docs_jsonl), show_progress=False)
     assert report.unchanged == len(DOCS) and report.added == report.updated == report.chunks_written == 0
-    after = index._conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+    after = probes.generation(index)
     assert before == after
 
 
@@ -42,10 +47,8 @@ def test_changed_document_replaces_its_chunks(index, encoder, tmp_path):
     path.write_text(json.dumps(changed) + "\n")
     report = ingest(index, encoder, load_jsonl(path), show_progress=False)
     assert report.updated == 1
-    texts = [t for (t,) in index._conn.execute("SELECT text FROM chunks WHERE doc_id='orgchart'")]
-    assert texts == ["The Head of Finance is Ana Silva."]
-    fts = index._conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'priya AND head'").fetchone()[0]
-    assert fts == 0  # the old text is gone from the full-text index too
+    assert probes.chunk_texts(index, "orgchart") == ["The Head of Finance is Ana Silva."]
+    assert probes.fulltext_count(index, "priya", "head") == 0  # the old text is gone from the full-text index too
 
 
 def test_acl_change_is_a_change(index, encoder, tmp_path):
@@ -58,34 +61,35 @@ def test_acl_change_is_a_change(index, encoder, tmp_path):
 def test_delete_removes_document_chunks_and_fts(index):
     report = delete(index, ["salaries", "nope"])
     assert report.deleted == 1 and [p.location for p in report.problems] == ["nope"]
-    assert index._conn.execute("SELECT count(*) FROM chunks WHERE doc_id='salaries'").fetchone()[0] == 0
-    assert index._conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'canary'").fetchone()[0] == 2
+    assert probes.chunk_count(index, "salaries") == 0
+    assert probes.fulltext_count(index, "canary") == 2
 
 
 def test_crash_mid_batch_leaves_index_as_before(index, encoder, tmp_path, monkeypatch):
-    snapshot = index._conn.execute("SELECT doc_id, content_hash FROM documents ORDER BY doc_id").fetchall()
-    chunks_before = index._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    snapshot = probes.documents(index)
+    chunks_before = probes.chunk_count(index)
     rows = [{"id": f"new{i}", "title": "t", "text": f"new text {i}", "acl": ["all-staff"]} for i in range(5)]
     rows.append(dict(DOCS[1], text="A changed org chart."))
     path = tmp_path / "batch.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     calls = {"n": 0}
-    original = SqliteIndex._write_document
+    owner, seam = probes.crash_seam(index)  # where one document of the batch is written
+    original = getattr(owner, seam)
 
-    def crash_on_third(self, write):
+    def crash_on_third(*args):
         calls["n"] += 1
         if calls["n"] == 3:
             raise RuntimeError("disk on fire")
-        return original(self, write)
+        return original(*args)
 
-    monkeypatch.setattr(SqliteIndex, "_write_document", crash_on_third)
+    monkeypatch.setattr(owner, seam, crash_on_third)
     with pytest.raises(RuntimeError):
         ingest(index, encoder, load_jsonl(path), show_progress=False)
-    assert index._conn.execute("SELECT doc_id, content_hash FROM documents ORDER BY doc_id").fetchall() == snapshot
-    assert index._conn.execute("SELECT count(*) FROM chunks").fetchone()[0] == chunks_before
+    assert calls["n"] == 3
+    assert probes.documents(index) == snapshot
+    assert probes.chunk_count(index) == chunks_before
     # and a second process sees the same
-    other = sqlite3.connect(index.folder / "index.db")
-    assert other.execute("SELECT count(*) FROM documents").fetchone()[0] == len(snapshot)
+    assert probes.documents_seen_elsewhere(index) == len(snapshot)
 
 
 def test_encoder_mismatch_is_refused(index, tmp_path, docs_jsonl):

@@ -8,6 +8,12 @@ from tests.conftest import access
 RESTRICTED = {"salaries": {"hr"}, "reorg": {"leadership"}, "orphan": set()}
 
 
+@pytest.fixture
+def index(backend):
+    """Every test here runs against both backends (the `backend` fixture is parametrised: sqlite, postgres)."""
+    return backend
+
+
 def visible_docs(index, encoder, groups, query, mode="hybrid", k=50):
     return {h.doc_id for h in hybrid_search(index, encoder, query, access(*groups), k=k, mode=mode)}
 

@@ -1,0 +1,109 @@
+"""The index schema as numbered migrations, applied in order by the writer and recorded in `schema_version`.
+
+Never edit a released migration: append a new one. The embedding column stays dimensionless until the first
+ingest binds an encoder (see `writer.bind_encoder`), because the dimension comes from the encoder.
+"""
+
+from __future__ import annotations
+
+import psycopg
+from psycopg import sql
+
+SCHEMA = "boundloop"
+MIGRATION_LOCK = 0x626F756E  # pg_advisory_xact_lock key: one migrator at a time
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (1, "documents, chunks, full-text and ACL indexes", """
+CREATE TABLE boundloop.meta (key text PRIMARY KEY, value text NOT NULL);
+INSERT INTO boundloop.meta VALUES ('generation', '0'), ('chunks', '0');
+CREATE TABLE boundloop.documents (
+    doc_id text PRIMARY KEY,
+    title text NOT NULL,
+    source text NOT NULL,
+    acl text[] NOT NULL,                 -- '{}' means visible to nobody
+    metadata jsonb NOT NULL,
+    content_hash text NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE boundloop.chunks (
+    id bigserial PRIMARY KEY,
+    chunk_id text UNIQUE NOT NULL,
+    doc_id text NOT NULL REFERENCES boundloop.documents (doc_id) ON DELETE CASCADE,
+    ordinal integer NOT NULL,
+    title text NOT NULL,
+    text text NOT NULL,
+    source text NOT NULL,
+    page integer,
+    acl text[] NOT NULL,                 -- the document's ACL, copied so every query filters one table
+    tsv tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', text), 'B')
+    ) STORED,
+    embedding vector NOT NULL            -- unit length; typed vector(N) once an encoder is bound
+) WITH (toast_tuple_target = 8160);      -- keep text, tsvector and vector in the row: scans read no TOAST
+CREATE INDEX chunks_doc ON boundloop.chunks (doc_id);
+CREATE INDEX chunks_acl ON boundloop.chunks USING gin (acl);
+CREATE INDEX chunks_tsv ON boundloop.chunks USING gin (tsv);
+CREATE TABLE boundloop.acl_groups (name text PRIMARY KEY, chunks bigint NOT NULL);  -- planner hint for dense
+"""),
+    (2, "row-level security keyed on the transaction's groups", """
+CREATE FUNCTION boundloop.session_groups() RETURNS text[] LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT coalesce(nullif(current_setting('boundloop.groups', true), '')::text[], '{}'::text[])
+$$;
+ALTER TABLE boundloop.chunks ENABLE ROW LEVEL SECURITY;
+ALTER TABLE boundloop.chunks FORCE ROW LEVEL SECURITY;
+ALTER TABLE boundloop.documents ENABLE ROW LEVEL SECURITY;
+ALTER TABLE boundloop.documents FORCE ROW LEVEL SECURITY;
+CREATE POLICY entitled_read ON boundloop.chunks FOR SELECT USING (acl && boundloop.session_groups());
+CREATE POLICY entitled_read ON boundloop.documents FOR SELECT USING (acl && boundloop.session_groups());
+CREATE POLICY writer_all ON boundloop.chunks FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY writer_all ON boundloop.documents FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
+"""),
+]
+
+LATEST = MIGRATIONS[-1][0]
+
+
+def applied_version(conn: psycopg.Connection) -> int | None:
+    """The newest applied migration, or None when the database holds no boundloop schema."""
+    row = conn.execute("SELECT to_regclass('boundloop.schema_version') IS NOT NULL").fetchone()
+    if not row or not row[0]:
+        return None
+    version = conn.execute("SELECT max(version) FROM boundloop.schema_version").fetchone()
+    return int(version[0]) if version and version[0] is not None else 0
+
+
+def migrate(conn: psycopg.Connection) -> list[int]:
+    """Apply the pending migrations in one transaction (serialised by an advisory lock); returns those applied."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        conn.execute("CREATE SCHEMA IF NOT EXISTS boundloop")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS boundloop.schema_version "
+            "(version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        current = applied_version(conn) or 0
+        applied = []
+        for version, name, ddl in MIGRATIONS:
+            if version > current:
+                conn.execute(ddl)  # trusted constant DDL, several statements
+                conn.execute("INSERT INTO boundloop.schema_version (version, name) VALUES (%s, %s)", (version, name))
+                applied.append(version)
+    return applied
+
+
+def grant_reader(conn: psycopg.Connection, role: str) -> bool:
+    """Let the reader role select what searches need (RLS still applies); False when the role does not exist."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))  # concurrent GRANTs on one table fail
+        exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+        if not exists:
+            return False
+        who = sql.Identifier(role)
+        conn.execute(sql.SQL("GRANT USAGE ON SCHEMA boundloop TO {}").format(who))
+        conn.execute(
+            sql.SQL(
+                "GRANT SELECT ON boundloop.chunks, boundloop.meta, boundloop.acl_groups, boundloop.schema_version TO {}"
+            ).format(who)
+        )
+    return True

@@ -1,0 +1,80 @@
+"""Where the PostgreSQL index is and which roles use it: the writer URL, the reader URL, pool sizes and timeouts.
+
+`BOUNDLOOP_INDEX` (or `--index`) is the writer URL: the role that owns the schema, migrates it and ingests.
+Searches connect with `BOUNDLOOP_PG_READER_URL`; without it, the writer URL with its user replaced by
+`BOUNDLOOP_PG_READER_ROLE` (default `boundloop_reader`) and no password (libpq then uses `PGPASSFILE`, peer or
+certificate authentication).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from retrieval.errors import IndexStoreError
+
+READER_URL_ENV = "BOUNDLOOP_PG_READER_URL"
+READER_ROLE_ENV = "BOUNDLOOP_PG_READER_ROLE"
+DEFAULT_READER_ROLE = "boundloop_reader"
+URL_PREFIXES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(location: str) -> bool:
+    """Whether an index location names a PostgreSQL database rather than a folder."""
+    return location.startswith(URL_PREFIXES)
+
+
+def _parse(url: str) -> dict[str, str]:
+    try:
+        return {k: str(v) for k, v in conninfo_to_dict(url).items()}
+    except Exception as exc:  # psycopg raises ProgrammingError for a malformed URL
+        raise IndexStoreError(f"not a valid PostgreSQL URL: {str(exc).splitlines()[0]}") from None
+
+
+def redact(url: str) -> str:
+    """`user@host/db` for messages: never the password."""
+    parts = _parse(url)
+    host = parts.get("host", "localhost")
+    port = f":{parts['port']}" if "port" in parts else ""
+    return f"{parts.get('user', '')}@{host}{port}/{parts.get('dbname', '')}".lstrip("@")
+
+
+def derive_reader_url(writer_url: str, role: str) -> str:
+    """The writer's address with another user and no password."""
+    parts = {k: v for k, v in _parse(writer_url).items() if k != "password"}
+    parts["user"] = role
+    return make_conninfo(**parts)
+
+
+@dataclass(frozen=True)
+class PgSettings:
+    """Resolved connection settings for one PostgreSQL index."""
+
+    writer_url: str
+    reader_url: str
+    pool_max: int = 4
+    connect_timeout_s: int = 5
+    checkout_timeout_s: float = 10.0
+    statement_timeout_ms: int = 30_000  # searches only; an ingest batch may take as long as it needs
+
+    @classmethod
+    def from_env(cls, writer_url: str, reader_url: str | None = None) -> PgSettings:
+        reader = reader_url or os.environ.get(READER_URL_ENV) or derive_reader_url(
+            writer_url, os.environ.get(READER_ROLE_ENV) or DEFAULT_READER_ROLE
+        )
+        return cls(writer_url=writer_url, reader_url=reader)
+
+    @property
+    def reader_role(self) -> str:
+        """The role searches log in as; ingest grants it read access to the index tables."""
+        return _parse(self.reader_url).get("user") or DEFAULT_READER_ROLE
+
+    @property
+    def writer_where(self) -> str:
+        return redact(self.writer_url)
+
+    @property
+    def reader_where(self) -> str:
+        return redact(self.reader_url)

@@ -1,0 +1,82 @@
+"""Backend-neutral looks into an index's storage, for the contract tests that check what was written."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+import psycopg
+
+from retrieval.postgres import PostgresIndex, writer
+from retrieval.sqlite_index import SqliteIndex
+
+
+def _pg(index: PostgresIndex, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    with psycopg.connect(index.settings.writer_url) as conn:  # the owner: its policy shows every row
+        return conn.execute(query, params).fetchall()  # type: ignore[arg-type]
+
+
+def documents(index: Any) -> list[tuple[str, str]]:
+    """(doc_id, content_hash) of every document, sorted."""
+    if isinstance(index, PostgresIndex):
+        return [tuple(r) for r in _pg(index, "SELECT doc_id, content_hash FROM boundloop.documents ORDER BY 1")]
+    return index._conn.execute("SELECT doc_id, content_hash FROM documents ORDER BY doc_id").fetchall()
+
+
+def documents_seen_elsewhere(index: Any) -> int:
+    """The document count as a second, independent connection sees it."""
+    if isinstance(index, PostgresIndex):
+        return int(_pg(index, "SELECT count(*) FROM boundloop.documents")[0][0])
+    other = sqlite3.connect(index.folder / "index.db")
+    try:
+        return int(other.execute("SELECT count(*) FROM documents").fetchone()[0])
+    finally:
+        other.close()
+
+
+def document_acls(index: Any) -> dict[str, list[str]]:
+    if isinstance(index, PostgresIndex):
+        return {doc_id: list(acl) for doc_id, acl in _pg(index, "SELECT doc_id, acl FROM boundloop.documents")}
+    return {d: json.loads(a) for d, a in index._conn.execute("SELECT doc_id, acl FROM documents").fetchall()}
+
+
+def generation(index: Any) -> str:
+    if isinstance(index, PostgresIndex):
+        return str(_pg(index, "SELECT value FROM boundloop.meta WHERE key = 'generation'")[0][0])
+    return str(index._conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()[0])
+
+
+def chunk_texts(index: Any, doc_id: str) -> list[str]:
+    if isinstance(index, PostgresIndex):
+        rows = _pg(index, "SELECT text FROM boundloop.chunks WHERE doc_id = %s ORDER BY ordinal", (doc_id,))
+    else:
+        rows = index._conn.execute("SELECT text FROM chunks WHERE doc_id=? ORDER BY ordinal", (doc_id,)).fetchall()
+    return [text for (text,) in rows]
+
+
+def chunk_count(index: Any, doc_id: str | None = None) -> int:
+    if isinstance(index, PostgresIndex):
+        if doc_id is None:
+            return int(_pg(index, "SELECT count(*) FROM boundloop.chunks")[0][0])
+        return int(_pg(index, "SELECT count(*) FROM boundloop.chunks WHERE doc_id = %s", (doc_id,))[0][0])
+    if doc_id is None:
+        return int(index._conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+    return int(index._conn.execute("SELECT count(*) FROM chunks WHERE doc_id=?", (doc_id,)).fetchone()[0])
+
+
+def fulltext_count(index: Any, *words: str) -> int:
+    """Rows of the full-text index holding all `words`: stale entries of replaced chunks would show here."""
+    if isinstance(index, PostgresIndex):
+        query = " & ".join(words)
+        return int(_pg(index, "SELECT count(*) FROM boundloop.chunks WHERE tsv @@ to_tsquery('english', %s)",
+                       (query,))[0][0])
+    match = " AND ".join(words)
+    return int(index._conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,)).fetchone()[0])
+
+
+def crash_seam(index: Any) -> tuple[Any, str]:
+    """Where a write of one document happens mid-batch: (owner, attribute) for monkeypatch."""
+    if isinstance(index, PostgresIndex):
+        return writer, "write_chunks"
+    return SqliteIndex, "_write_document"

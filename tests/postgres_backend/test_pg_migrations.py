@@ -1,0 +1,63 @@
+"""The schema is the project's: numbered migrations in a version table, applied on first ingest, checked on open."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import psycopg
+import pytest
+
+from retrieval.errors import IndexStoreError
+from retrieval.postgres import PostgresIndex, migrations
+from tests.postgres_backend.databases import drop_index
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def settings(pg_index_database):
+    drop_index(pg_index_database)
+    return pg_index_database
+
+
+def versions(url: str) -> list[int]:
+    with psycopg.connect(url) as conn:
+        return [v for (v,) in conn.execute("SELECT version FROM boundloop.schema_version ORDER BY version")]
+
+
+def test_first_writer_open_creates_the_schema_and_reopening_applies_nothing(settings):
+    PostgresIndex(settings, create=True).close()
+    assert versions(settings.writer_url) == [v for v, _, _ in migrations.MIGRATIONS]
+    with psycopg.connect(settings.writer_url) as conn:
+        assert migrations.migrate(conn) == []
+
+
+def test_searching_a_database_without_an_index_says_so(settings):
+    with pytest.raises(IndexStoreError, match="no boundloop index"):
+        PostgresIndex(settings)
+
+
+def test_an_index_behind_this_build_is_refused_until_migrated(settings):
+    PostgresIndex(settings, create=True).close()
+    with psycopg.connect(settings.writer_url) as conn:
+        conn.execute("DELETE FROM boundloop.schema_version WHERE version = %s", (migrations.LATEST,))
+    with pytest.raises(IndexStoreError, match="schema version"):
+        PostgresIndex(settings)
+
+
+def test_workers_opening_together_migrate_once(settings):
+    with ThreadPoolExecutor(4) as pool:
+        indexes = list(pool.map(lambda _: PostgresIndex(settings, create=True), range(4)))
+    for index in indexes:
+        index.close()
+    assert versions(settings.writer_url) == [v for v, _, _ in migrations.MIGRATIONS]
+
+
+def test_first_ingest_binds_the_encoder_dimension_and_builds_hnsw(pg):
+    with psycopg.connect(pg.settings.writer_url) as conn:
+        column = conn.execute("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                              "WHERE attrelid = 'boundloop.chunks'::regclass AND attname = 'embedding'").fetchone()
+        hnsw = conn.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'chunks_embedding_hnsw'").fetchone()
+    assert column == ("vector(64)",)
+    assert hnsw and "hnsw" in hnsw[0] and "vector_cosine_ops" in hnsw[0]
+    assert pg.encoder_name == "test-hash-64"
