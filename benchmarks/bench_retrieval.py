@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 from bench_data import DATA, distinct_passages, hotpot_rows, ingest_documents, pooled_hotpot
+from retrieval_report import render
 
 from policies.entitlements import AccessFilter
 from retrieval.backend import DocumentWrite, Encoder, WriteBatch
@@ -94,7 +95,9 @@ def passage_vectors(encoder: Encoder, passages: list[tuple[str, str]], cache: Pa
     start = time.perf_counter()
     vectors = encoder.encode([f"{title}\n{text}" for title, text in passages])
     cache.mkdir(parents=True, exist_ok=True)
-    np.save(path, vectors)
+    partial_path = path.with_suffix(f".{os.getpid()}.npy")
+    np.save(partial_path, vectors)
+    os.replace(partial_path, path)  # atomic: another benchmark may read the cache meanwhile
     return vectors, time.perf_counter() - start
 
 
@@ -138,9 +141,9 @@ def _proc_status_mb(field: str) -> float:
     return float("nan")
 
 
-def _percentiles(samples: list[float]) -> dict[str, float]:
+def _percentiles(samples: list[float], prefix: str = "") -> dict[str, float]:
     ms = np.asarray(samples) * 1000
-    return {"p50_ms": round(float(np.percentile(ms, 50)), 2), "p95_ms": round(float(np.percentile(ms, 95)), 2)}
+    return {f"{prefix}p{p}_ms": round(float(np.percentile(ms, p)), 2) for p in (50, 95)}
 
 
 def _search(index: SqliteIndex, encoder: Encoder, access: AccessFilter, mode: SearchMode, query: str) -> object:
@@ -150,12 +153,13 @@ def _search(index: SqliteIndex, encoder: Encoder, access: AccessFilter, mode: Se
 def _latencies(step: Callable[[str], object], questions: list[str]) -> dict[str, float]:
     for q in questions[:WARMUP]:
         step(q)
-    samples = []
+    wall, cpu = [], []
     for q in questions:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         step(q)
-        samples.append(time.perf_counter() - start)
-    return _percentiles(samples)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
+    return {**_percentiles(wall), **_percentiles(cpu, "cpu_")}
 
 
 def measure_search(folder: str, questions: list[str]) -> dict[str, Any]:
@@ -219,50 +223,12 @@ def bench_quality(rows: list[dict[str, Any]], workdir: Path) -> dict[str, Any]:
     return result
 
 
-# --- report ---------------------------------------------------------------------------------------------------
-
-
-def _table(headers: list[str], rows: list[list[Any]]) -> str:
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    return "\n".join(lines + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows])
-
-
-def _check(value: float, ok: bool) -> str:
-    return f"{value} {'(met)' if ok else '(MISSED)'}"
-
-
-def render(result: dict[str, Any]) -> str:
-    ing, srch, qual = result["ingest"], result["search"], result["quality"]
-    rate = ing["chunks_per_s"]
-    parts = [
-        f"### Ingest: {ing['documents']} documents (~{ing['mean_words']} words, {ing['chunks']} chunks), "
-        f"median of {ing['repeat']}",
-        _table(["measure", "chunks/s", "target"], [
-            ["ingest() end to end, int8 (chunk + embed + SQLite)",
-             _check(rate["ingest_e2e"], rate["ingest_e2e"] >= 100), ">= 100"],
-            ["int8 ONNX encoder alone", rate["encoder_int8"], ""],
-            ["fp32 sentence-transformers encoder alone", rate["encoder_fp32"], ""],
-            ["int8 / fp32 speed", f"{ing['int8_over_fp32']}x", ""]]),
-        f"### Search: {srch['chunks']} chunks = {srch['distinct_passages']} distinct real passages, each written "
-        f"{srch['copies_per_passage']} times under different doc ids; ACLs from {len(GROUPS)} groups; "
-        f"user {'+'.join(srch['user_groups'])} may see {srch['permitted_chunks']} chunks; "
-        f"{srch['queries']} HotpotQA dev questions after {WARMUP} warm-up queries",
-        _table(["measure", "p50 ms", "p95 ms", "target"], [
-            [name, v["p50_ms"], v["p95_ms"], "p50 <= 30, p95 <= 80" if name.startswith("hybrid_search") else ""]
-            for name, v in srch["latency"].items()]),
-        _table(["measure", "value", "target"], [
-            ["RSS after loading and searching (MB)", _check(srch["rss_mb"], srch["rss_mb"] <= 1024), "<= 1024"],
-            ["peak RSS of the search process (MB)", srch["peak_rss_mb"], ""],
-            ["vector cache load on first dense search (s)", srch["vector_cache_load_s"], ""],
-            ["index build through SqliteIndex.apply (s)", srch["build_s"], ""],
-            ["index size on disk (MB)", srch["db_mb"], ""]]),
-        f"### Quality: pooled HotpotQA dev, {qual['questions']} questions against {qual['documents']} paragraphs "
-        f"({qual['chunks']} chunks); gold = supporting-fact paragraphs",
-        _table(["encoder", "mode", "both@5", "both@10", "both@20", "frac@5", "frac@10", "frac@20"], [
-            [enc, mode, *qual[enc][mode].values()]
-            for enc in ("minilm-l6-v2-int8", "minilm-l6-v2") for mode in MODES]),
-    ]
-    return "\n\n".join(parts)
+def _sources_digest() -> str:
+    """Which code was measured: a digest of the retrieval package's sources (the working tree may be uncommitted)."""
+    digest = hashlib.sha256()
+    for path in sorted((Path(__file__).resolve().parents[1] / "retrieval").glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -272,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=int, default=300, help="HotpotQA dev questions (latency, quality)")
     parser.add_argument("--repeat", type=int, default=1, help="ingest runs; the median is reported")
     parser.add_argument("--quick", action="store_true", help="smoke run: 200 docs, 5,000 chunks, 50 questions")
+    parser.add_argument("--only", default="ingest,search,quality", help="comma-separated stages to run")
     parser.add_argument("--data", type=Path, default=DATA, help="the shared evaluation data folder")
     parser.add_argument("--out", type=Path, default=Path("bench-results/retrieval.json"))
     args = parser.parse_args(argv)
@@ -287,20 +254,26 @@ def main(argv: list[str] | None = None) -> int:
         "command": " ".join(["python", *sys.argv]),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "load_average_at_start": os.getloadavg(),
+        "retrieval_sources_sha256": _sources_digest(),
+        "load_average": {"start": os.getloadavg()},
     }
     stages: dict[str, Callable[[], dict[str, Any]]] = {
         "ingest": lambda: bench_ingest(args.data, args.docs, args.repeat),
         "search": lambda: bench_search(args.data, args.chunks, [r["question"] for r in rows], args.out.parent),
         "quality": lambda: bench_quality(rows, args.out.parent),
     }
-    for name, stage in stages.items():
+    chosen = [name.strip() for name in args.only.split(",")]
+    if unknown := set(chosen) - set(stages):
+        parser.error(f"unknown stage(s) {sorted(unknown)}; choose from {list(stages)}")
+    for name in chosen:
+        stage = stages[name]
         print(f"[bench] {name}...", file=sys.stderr, flush=True)
         start = time.perf_counter()
         result[name] = stage()
+        result["load_average"][name] = os.getloadavg()
         print(f"[bench] {name} done in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(render(result))
+    print(render(result, len(GROUPS), WARMUP, MODES))
     return 0
 
 
