@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
+
+from tqdm import tqdm
 
 from policies.errors import BoundloopError
 
@@ -46,3 +50,32 @@ def read_batch(path: str) -> Iterator[BatchLine]:
                                 f"{path}:{number}: needs string fields 'user' and 'question'")
                 continue
             yield BatchLine(number, ident, user, question)
+
+
+def run_batch(path: str, out_path: str | None, answer: Callable[[str, str], dict[str, Any]], desc: str) -> int:
+    """Answer every line of a batch file; one JSON object per line (with `id` and `user`) to `out_path` or stdout.
+
+    A line that fails gets an `error` field and the batch goes on; a progress bar shows when writing to a file.
+    """
+    lines = list(read_batch(path))
+    out: IO[str] = Path(out_path).open("w", encoding="utf-8") if out_path else sys.stdout
+    failures = 0
+    try:
+        for line in tqdm(lines, unit="line", desc=desc, file=sys.stderr, disable=not out_path):
+            row: dict[str, Any] = {"id": line.id, "user": line.user}
+            if line.error is None and line.user is not None and line.question is not None:
+                try:
+                    row.update(answer(line.user, line.question))
+                except BoundloopError as exc:
+                    row["error"] = str(exc)
+            else:
+                row.update(line=line.line, error=line.error)
+            failures += "error" in row
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+    finally:
+        if out_path:
+            out.close()
+    if failures:
+        print(f"{failures} batch line(s) failed; see their 'error' fields", file=sys.stderr)
+    return 0

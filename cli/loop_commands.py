@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from datetime import datetime
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from cli.jsonl import read_batch
+from cli.jsonl import run_batch
 from cli.workspace import Workspace
 from graph.stats import summarise
 from policies.errors import BoundloopError
@@ -67,7 +65,8 @@ def _print_result(result: dict[str, Any]) -> None:
 def run_ask(args: argparse.Namespace) -> int:
     workspace = Workspace.open(args.index, args.directory)
     if args.batch:
-        return _run_ask_batch(workspace, args)
+        return run_batch(args.batch, args.out, lambda user, question: workspace.runner.ask(question, user),
+                         desc="asking")
     if not args.question or not args.user:
         raise BoundloopError("ask needs a QUESTION and --user NAME (or --batch FILE.jsonl)")
     result = workspace.runner.ask(args.question, args.user)
@@ -75,33 +74,6 @@ def run_ask(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2))
     else:
         _print_result(result)
-    return 0
-
-
-def _run_ask_batch(workspace: Workspace, args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
-    lines = list(read_batch(args.batch))
-    out: IO[str] = Path(args.out).open("w", encoding="utf-8") if args.out else sys.stdout
-    failures = 0
-    try:
-        for line in tqdm(lines, unit="question", desc="asking", file=sys.stderr, disable=not args.out):
-            row: dict[str, Any] = {"id": line.id, "user": line.user}
-            if line.error is None and line.user is not None and line.question is not None:
-                try:
-                    row.update(workspace.runner.ask(line.question, line.user))
-                except BoundloopError as exc:
-                    row["error"] = str(exc)
-            else:
-                row.update(line=line.line, error=line.error)
-            failures += "error" in row
-            out.write(json.dumps(row) + "\n")
-            out.flush()
-    finally:
-        if args.out:
-            out.close()
-    if failures:
-        print(f"{failures} batch line(s) failed; see their 'error' fields", file=sys.stderr)
     return 0
 
 

@@ -7,9 +7,8 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import IO
 
-from cli.jsonl import read_batch
+from cli.jsonl import run_batch
 from cli.workspace import Workspace
 from policies.errors import BoundloopError
 from retrieval.config import open_backend
@@ -101,7 +100,12 @@ def run_search(args: argparse.Namespace) -> int:
         raise BoundloopError("--k must be between 1 and 100")
     workspace = Workspace.open(args.index, args.directory)
     if args.batch:
-        return _run_search_batch(workspace, args)
+        return run_batch(
+            args.batch, args.out,
+            lambda user, question: {"query": question, "results": _hits_json(
+                workspace.searcher_for(user).search(question, k=args.k, mode=args.mode))},
+            desc="searching",
+        )
     if not args.query or not args.query.strip() or not args.user:
         raise BoundloopError('search needs a QUERY and --user NAME (or --batch FILE.jsonl)')
     searcher = workspace.searcher_for(args.user)
@@ -110,28 +114,4 @@ def run_search(args: argparse.Namespace) -> int:
         print(json.dumps({"query": args.query, "user": args.user, "results": _hits_json(hits)}, indent=2))
     else:
         _print_hits(args.query, args.user, hits)
-    return 0
-
-
-def _run_search_batch(workspace: Workspace, args: argparse.Namespace) -> int:
-    out: IO[str] = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
-    failures = 0
-    try:
-        for line in read_batch(args.batch):
-            row: dict[str, object] = {"id": line.id, "user": line.user}
-            if line.error is None and line.user is not None and line.question is not None:
-                try:
-                    hits = workspace.searcher_for(line.user).search(line.question, k=args.k, mode=args.mode)
-                    row.update(query=line.question, results=_hits_json(hits))
-                except BoundloopError as exc:
-                    row["error"] = str(exc)
-            else:
-                row.update(line=line.line, error=line.error)
-            failures += "error" in row
-            out.write(json.dumps(row) + "\n")
-    finally:
-        if args.out:
-            out.close()
-    if failures:
-        print(f"{failures} batch line(s) failed; see their 'error' fields", file=sys.stderr)
     return 0
