@@ -46,10 +46,11 @@ WARMUP = 20
 # --- 1. ingest throughput -------------------------------------------------------------------------------------
 
 
-def _timed(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
+def _timed(fn: Callable[[], Any]) -> tuple[float, float]:
+    """Wall and process CPU seconds of one call."""
+    start, start_cpu = time.perf_counter(), time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - start_cpu
 
 
 def _encode_like_ingest(encoder: Encoder, texts: list[str]) -> None:
@@ -57,7 +58,7 @@ def _encode_like_ingest(encoder: Encoder, texts: list[str]) -> None:
         encoder.encode(texts[start : start + EMBED_STEP])
 
 
-def _ingest_once(encoder: Encoder, documents: list[Document]) -> float:
+def _ingest_once(encoder: Encoder, documents: list[Document]) -> tuple[float, float]:
     with tempfile.TemporaryDirectory(prefix="bench-ingest-") as tmp:
         index = SqliteIndex(tmp, create=True)
         elapsed = _timed(lambda: ingest(index, encoder, documents, show_progress=False))
@@ -76,10 +77,12 @@ def bench_ingest(data: Path, n_docs: int, repeat: int) -> dict[str, Any]:
         "encoder_int8": [_timed(lambda: _encode_like_ingest(int8, texts)) for _ in range(repeat)],
         "encoder_fp32": [_timed(lambda: _encode_like_ingest(fp32, texts)) for _ in range(repeat)],
     }
-    rates = {name: len(texts) / statistics.median(times) for name, times in runs.items()}
+    rates = {name: len(texts) / statistics.median(wall for wall, _ in times) for name, times in runs.items()}
+    per_cpu = {name: len(texts) / statistics.median(cpu for _, cpu in times) for name, times in runs.items()}
     words = statistics.mean(len(d.text.split()) for d in documents)
     return {"documents": n_docs, "chunks": len(texts), "mean_words": round(words, 1), "repeat": repeat,
             "chunks_per_s": {k: round(v, 1) for k, v in rates.items()},
+            "chunks_per_cpu_s": {k: round(v, 1) for k, v in per_cpu.items()},
             "int8_over_fp32": round(rates["encoder_int8"] / rates["encoder_fp32"], 2)}
 
 
@@ -155,10 +158,10 @@ def _latencies(step: Callable[[str], object], questions: list[str]) -> dict[str,
         step(q)
     wall, cpu = [], []
     for q in questions:
-        start, start_cpu = time.perf_counter(), time.thread_time()
+        start, start_cpu = time.perf_counter(), time.process_time()
         step(q)
         wall.append(time.perf_counter() - start)
-        cpu.append(time.thread_time() - start_cpu)
+        cpu.append(time.process_time() - start_cpu)
     return {**_percentiles(wall), **_percentiles(cpu, "cpu_")}
 
 
@@ -166,7 +169,7 @@ def measure_search(folder: str, questions: list[str]) -> dict[str, Any]:
     """Run in a fresh child process so its RSS is what a searcher of this index needs (no torch, no builder)."""
     index, encoder, access = SqliteIndex(folder), build_embeddings(), AccessFilter(groups=USER_GROUPS)
     vectors = {q: encoder.encode([q])[0] for q in questions}
-    cache_load_s = _timed(lambda: index.dense_candidates(vectors[questions[0]], access, 50))
+    cache_load_s, _ = _timed(lambda: index.dense_candidates(vectors[questions[0]], access, 50))
     steps: dict[str, Callable[[str], object]] = {
         "query encoding (int8)": lambda q: encoder.encode([q]),
         "keyword_candidates (50)": lambda q: index.keyword_candidates(q, access, 50),
@@ -254,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": " ".join(["python", *sys.argv]),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "retrieval_sources_sha256": _sources_digest(),
+        "retrieval_sources_sha256": {"start": _sources_digest()},
         "load_average": {"start": os.getloadavg()},
     }
     stages: dict[str, Callable[[], dict[str, Any]]] = {
@@ -271,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         result[name] = stage()
         result["load_average"][name] = os.getloadavg()
+        result["retrieval_sources_sha256"][name] = _sources_digest()
         print(f"[bench] {name} done in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(render(result, len(GROUPS), WARMUP, MODES))
