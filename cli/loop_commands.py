@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from cli.jsonl import run_batch
-from cli.workspace import Workspace
+from cli.workspace import Workspace, add_location_args
 from graph.stats import summarise
 from policies.errors import BoundloopError
 
@@ -20,8 +20,7 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--batch", metavar="FILE.jsonl", help='many questions: lines {"id", "user", "question"}')
     p.add_argument("--out", metavar="FILE", help="with --batch: write results here instead of stdout")
-    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
-    p.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")
+    add_location_args(p)
     p.set_defaults(run=run_ask)
 
 
@@ -29,16 +28,14 @@ def add_trace(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("trace", help="print every transition of a past run")
     p.add_argument("run_id")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
-    p.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")
+    add_location_args(p)
     p.set_defaults(run=run_trace)
 
 
 def add_stats(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("stats", help="hops per class and limit hits over past runs")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
-    p.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")
+    add_location_args(p)
     p.set_defaults(run=run_stats)
 
 

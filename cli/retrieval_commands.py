@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from cli.jsonl import run_batch
-from cli.workspace import Workspace
+from cli.workspace import Workspace, add_location_args
 from policies.errors import BoundloopError
 from retrieval.config import open_backend
 from retrieval.documents import SearchHit
@@ -38,8 +38,7 @@ def add_search(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--batch", metavar="FILE.jsonl", help='many searches: lines {"id", "user", "question"}')
     p.add_argument("--out", metavar="FILE", help="with --batch: write results here instead of stdout")
-    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
-    p.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")
+    add_location_args(p)
     p.set_defaults(run=run_search)
 
 

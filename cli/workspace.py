@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -15,6 +16,12 @@ from retrieval.backend import Encoder, IndexBackend
 from retrieval.config import Locations, load_resolver, open_backend, resolve_locations
 from retrieval.embeddings import build_embeddings, cache_dir
 from retrieval.search import EntitledSearcher
+
+
+def add_location_args(parser: argparse.ArgumentParser) -> None:
+    """The `--index` / `--directory` flags every command that reads an index shares."""
+    parser.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
+    parser.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")
 
 
 @dataclass
