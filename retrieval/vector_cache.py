@@ -10,6 +10,7 @@ import numpy as np
 
 from policies.entitlements import AccessFilter
 from retrieval.backend import Candidate
+from retrieval.errors import IndexStoreError
 
 MAX_CACHED_FILTERS = 256
 
@@ -37,17 +38,28 @@ class VectorCache:
 
     @classmethod
     def load(cls, conn: sqlite3.Connection, generation: str, dimension: int) -> VectorCache:
-        chunk_ids: list[str] = []
-        blobs: list[bytes] = []
-        members: dict[str, list[int]] = {}
-        for position, (chunk_id, acl, vector) in enumerate(
-            conn.execute("SELECT chunk_id, acl, vector FROM chunks ORDER BY id")
-        ):
-            chunk_ids.append(chunk_id)
-            blobs.append(vector)
-            for group in json.loads(acl):
-                members.setdefault(group, []).append(position)
-        matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(chunk_ids), dimension)
+        """Every chunk's vector and ACL, read in one transaction (the row count and the rows share a snapshot).
+
+        The matrix is allocated once and filled row by row: loading peaks at about one matrix, not two.
+        """
+        row_bytes = dimension * 4
+        conn.execute("BEGIN")
+        try:
+            (count,) = conn.execute("SELECT count(*) FROM chunks").fetchone()
+            matrix = np.empty((count, dimension), dtype=np.float32)
+            chunk_ids: list[str] = []
+            members: dict[str, list[int]] = {}
+            for position, (chunk_id, acl, vector) in enumerate(
+                conn.execute("SELECT chunk_id, acl, vector FROM chunks ORDER BY id")
+            ):
+                if len(vector) != row_bytes:
+                    raise IndexStoreError(f"chunk {chunk_id!r} has a {len(vector)}-byte vector, not {row_bytes}")
+                matrix[position] = np.frombuffer(vector, dtype=np.float32)
+                chunk_ids.append(chunk_id)
+                for group in json.loads(acl):
+                    members.setdefault(group, []).append(position)
+        finally:
+            conn.execute("COMMIT")
         group_rows = {g: np.asarray(rows, dtype=np.int64) for g, rows in members.items()}
         return cls(generation, chunk_ids, matrix, group_rows)
 

@@ -47,3 +47,53 @@ def test_search_ranks_permitted_rows_by_similarity():
     found = cache.search(query, access("a"), limit=2)
     assert [c.chunk_id for c in found] == ["c2", "c4"]
     assert found[0].score == pytest.approx(float(matrix[2] @ query), abs=1e-5)
+
+
+def filled_index(tmp_path, chunks: int, dimension: int = 384):
+    from retrieval.backend import DocumentWrite, WriteBatch
+    from retrieval.documents import Chunk, Document
+    from retrieval.sqlite_index import SqliteIndex
+
+    index = SqliteIndex(tmp_path / "index", create=True)
+    rng = np.random.default_rng(4)
+    writes = []
+    for d in range(chunks // 100):
+        doc = Document(doc_id=f"d{d}", title="t", text="x", acl=("a",) if d % 2 else ("a", "b"))
+        rows = [Chunk(f"d{d}#{i}", f"d{d}", i, "t", f"text {i}", "", None) for i in range(100)]
+        writes.append(DocumentWrite(doc, f"h{d}", rows, rng.standard_normal((100, dimension), dtype=np.float32)))
+    index.apply(WriteBatch(upserts=writes, deletes=[]), "test-encoder")
+    return index, np.vstack([w.vectors for w in writes])
+
+
+def test_load_reads_every_vector_and_group(tmp_path):
+    index, vectors = filled_index(tmp_path, chunks=300)
+    cache = VectorCache.load(index._meta_conn, "1", 384)
+    assert cache.chunk_ids[:2] == ["d0#0", "d0#1"] and len(cache.chunk_ids) == 300
+    assert np.array_equal(cache.matrix, vectors)
+    assert len(cache.group_rows["a"]) == 300 and len(cache.group_rows["b"]) == 200
+    assert not index._meta_conn.in_transaction  # the read snapshot is released
+    index.close()
+
+
+def test_load_peaks_near_one_matrix(tmp_path):
+    import tracemalloc
+
+    index, vectors = filled_index(tmp_path, chunks=4000)
+    tracemalloc.start()
+    try:
+        cache = VectorCache.load(index._meta_conn, "1", 384)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.5 * cache.matrix.nbytes, f"peak {peak / 1e6:.1f} MB for a {cache.matrix.nbytes / 1e6:.1f} MB matrix"
+    index.close()
+
+
+def test_load_refuses_a_vector_of_the_wrong_size(tmp_path):
+    from retrieval.errors import IndexStoreError
+
+    index, _ = filled_index(tmp_path, chunks=100, dimension=8)
+    with pytest.raises(IndexStoreError, match="32-byte vector, not 64"):
+        VectorCache.load(index._meta_conn, "1", 16)
+    assert not index._meta_conn.in_transaction
+    index.close()
