@@ -12,8 +12,8 @@ import logging
 import os
 import sys
 import tempfile
-import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor, wait
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,9 @@ from retrieval.errors import IndexStoreError
 DEFAULT_SPEC = "minilm"
 BATCH_SIZE = 8  # small batches of length-sorted texts pad least; measured fastest on 2 cores
 MAX_TOKENS = 256
+SHORT_INPUT = BATCH_SIZE  # inputs of up to this many texts (queries) run on the query session
+PARALLEL_AFTER_BATCHES = 2  # inputs of more batches than this are spread over the worker sessions
+MAX_WORKERS = 4  # each worker holds a session of its own; measured on two cores only
 
 
 def _model_dir() -> Path:
@@ -85,14 +88,36 @@ def _export_int8_onnx(target: Path) -> None:
         os.replace(int8, target)
 
 
+def encode_workers(cpus: int | None) -> int:
+    """How many single-threaded sessions encode a large input side by side: one per core, at most MAX_WORKERS."""
+    return max(1, min(cpus or 1, MAX_WORKERS))
+
+
+def _single_threaded_session(model_path: Path) -> Any:
+    """An ONNX Runtime session that runs on its caller's thread alone: no intra-op pool, so nothing spins."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+
+
 class MiniLMOnnxEmbeddings(Embeddings):
-    """all-MiniLM-L6-v2, int8 ONNX, mean pooling and L2 normalisation (as sentence-transformers does)."""
+    """all-MiniLM-L6-v2, int8 ONNX, mean pooling and L2 normalisation (as sentence-transformers does).
+
+    Short inputs (a query, a handful of texts) run on a session of their own with one thread: a two-thread
+    session's spinning pool fought with BLAS and the keyword query for two cores. Large inputs (ingest) are split
+    into length-sorted batches that `workers` single-threaded sessions encode in turn, side by side (ONNX Runtime
+    releases the GIL): 91 chunks/s on two cores, against 76 for one two-thread session.
+    """
 
     name = "minilm-l6-v2-int8"
     dimension = 384
 
-    def __init__(self, threads: int | None = None) -> None:
-        import onnxruntime as ort
+    def __init__(self, workers: int | None = None) -> None:
         from tokenizers import Tokenizer
 
         model_path = cache_dir() / "models" / "all-MiniLM-L6-v2.int8.onnx"
@@ -102,33 +127,60 @@ class MiniLMOnnxEmbeddings(Embeddings):
                 warnings.simplefilter("ignore")
                 logging.getLogger().setLevel(logging.ERROR)
                 _export_int8_onnx(model_path)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self.workers = workers or encode_workers(os.cpu_count())
+        self._query_session = _single_threaded_session(model_path)
+        self._sessions = [_single_threaded_session(model_path) for _ in range(self.workers)]
+        self._pool = (
+            ThreadPoolExecutor(self.workers - 1, thread_name_prefix="boundloop-encode") if self.workers > 1 else None
+        )
         self._tokenizer = Tokenizer.from_file(str(_model_dir() / "tokenizer.json"))
         self._tokenizer.enable_truncation(MAX_TOKENS)
-        self._tokenizer.enable_padding()
-        self._lock = threading.Lock()  # the tokenizer's padding state is not thread-safe
+        # batches are padded in numpy (`_run`): the shared tokenizer holds no per-call state, so it needs no lock
+        self._tokenizer.no_padding()
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        """Unit vectors (float32, one row per text), computed in length-sorted batches."""
+        """Unit vectors (float32, one row per text), computed in length-sorted batches.
+
+        Every path runs the same batches, so a text's vector does not depend on which path encoded it.
+        """
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self._tokenizer.encode_batch(texts)
         order = np.argsort([len(t) for t in texts], kind="stable")
-        for start in range(0, len(texts), BATCH_SIZE):
-            idx = order[start : start + BATCH_SIZE]
-            with self._lock:
-                encoded = self._tokenizer.encode_batch([texts[i] for i in idx])
-            input_ids = np.array([e.ids for e in encoded], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-            hidden = self._session.run(
+        batches = [order[start : start + BATCH_SIZE] for start in range(0, len(texts), BATCH_SIZE)]
+        if len(texts) <= SHORT_INPUT:
+            self._run(self._query_session, encodings, batches, out)
+        elif self._pool is None or len(batches) <= PARALLEL_AFTER_BATCHES:
+            self._run(self._sessions[0], encodings, batches, out)
+        else:  # worker w takes batches w, w + workers, ...: alike in length, so the shares take alike in time
+            n = self.workers
+            futures = [
+                self._pool.submit(self._run, self._sessions[w], encodings, batches[w::n], out) for w in range(1, n)
+            ]
+            try:
+                self._run(self._sessions[0], encodings, batches[0::n], out)
+            finally:
+                wait(futures)
+            for future in futures:
+                future.result()
+        return out
+
+    def _run(self, session: Any, encodings: list[Any], batches: list[np.ndarray], out: np.ndarray) -> None:
+        """Encode `batches` (index arrays into `encodings`) on `session`, writing their rows of `out`."""
+        for idx in batches:
+            rows = [encodings[i] for i in idx]
+            input_ids = np.zeros((len(rows), max(len(e.ids) for e in rows)), dtype=np.int64)  # 0 is [PAD]
+            mask = np.zeros_like(input_ids)
+            for row, encoding in enumerate(rows):
+                input_ids[row, : len(encoding.ids)] = encoding.ids
+                mask[row, : len(encoding.ids)] = encoding.attention_mask
+            hidden = session.run(
                 None, {"input_ids": input_ids, "attention_mask": mask, "token_type_ids": np.zeros_like(input_ids)}
             )[0]
             weights = mask[..., None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
             out[idx] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return out
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return self.encode(texts).tolist()
