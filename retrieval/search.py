@@ -7,6 +7,7 @@ for one principal's access filter and cannot be asked to search without it.
 from __future__ import annotations
 
 import concurrent.futures
+import time
 from typing import Literal
 
 from policies.entitlements import AccessFilter
@@ -25,22 +26,30 @@ _KEYWORD_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name
 
 def hybrid_search(
     backend: IndexBackend, encoder: Encoder, query: str, access: AccessFilter, k: int = 10,
-    mode: SearchMode = "hybrid",
+    mode: SearchMode = "hybrid", deadline: float | None = None,
 ) -> list[SearchHit]:
-    """The top `k` permitted chunks for `query`; each hit carries every retriever's rank and score."""
+    """The top `k` permitted chunks for `query`; each hit carries every retriever's rank and score.
+
+    With `deadline` (a `time.monotonic()` instant) the keyword query is abandoned there and `SearchTimeout` raised.
+    """
     if access.matches_nothing or k <= 0 or not query.strip():
         return []
     depth = max(CANDIDATES_PER_RETRIEVER, k)
     lists: dict[str, list[Candidate]] = {}
     # both retrievers release the GIL (SQLite, BLAS): in hybrid mode the keyword side runs beside the dense side
-    keyword = _KEYWORD_POOL.submit(backend.keyword_candidates, query, access, depth) if mode == "hybrid" else None
+    keyword = (
+        _KEYWORD_POOL.submit(backend.keyword_candidates, query, access, depth, deadline=deadline)
+        if mode == "hybrid" else None
+    )
     if mode == "keyword":
-        lists["bm25"] = backend.keyword_candidates(query, access, depth)
+        lists["bm25"] = backend.keyword_candidates(query, access, depth, deadline=deadline)
     if mode in ("vector", "hybrid"):
         lists["dense"] = backend.dense_candidates(encoder.encode([query])[0], access, depth)
     if keyword is not None:
         lists = {"bm25": keyword.result(), **lists}
     fused = reciprocal_rank_fusion(lists)[:k]
+    if deadline is not None and time.monotonic() > deadline:  # the caller has given up: read nothing more
+        raise SearchTimeout("search ran past its deadline")
     chunks = backend.load_chunks([chunk_id for chunk_id, _ in fused], access)
     ranks = {
         name: {c.chunk_id: (rank, c.score) for rank, c in enumerate(candidates, start=1)}
@@ -82,12 +91,16 @@ class EntitledSearcher:
     def search(
         self, query: str, k: int = 10, mode: SearchMode = "hybrid", timeout: float | None = None
     ) -> list[SearchHit]:
-        """Permitted hits only. With `timeout`, a search still running then raises `SearchTimeout`."""
+        """Permitted hits only. With `timeout`, a search still running then raises `SearchTimeout`.
+
+        The search's own work stops at that deadline too, so it does not hold the index for the searches after it.
+        """
         if timeout is None:
             return hybrid_search(self._backend, self._encoder, query, self._access, k, mode)
         if timeout <= 0:
             raise SearchTimeout("no time left for a search")
-        future = _POOL.submit(hybrid_search, self._backend, self._encoder, query, self._access, k, mode)
+        deadline = time.monotonic() + timeout
+        future = _POOL.submit(hybrid_search, self._backend, self._encoder, query, self._access, k, mode, deadline)
         try:
             return future.result(timeout=timeout)
         except concurrent.futures.TimeoutError:

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from policies.entitlements import AccessFilter
 from retrieval.backend import Candidate, DocumentWrite, StoredChunk, WriteBatch
-from retrieval.errors import IndexStoreError
+from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.query_terms import content_terms
 from retrieval.sqlite_schema import connect
 from retrieval.vector_cache import VectorCache
 
 INDEX_FILE = "index.db"
+KEYWORD_SQL = (
+    "SELECT rowid, bm25(chunks_fts, 2.0, 1.0, 0.0) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?"
+)
+DEADLINE_CHECK_STEPS = 20_000  # SQLite VM instructions between two looks at a timed query's deadline
 
 
 class SqliteIndex:
@@ -50,9 +57,11 @@ class SqliteIndex:
         rows = self._conn.execute(f"SELECT gid FROM groups WHERE name IN ({marks})", sorted(groups)).fetchall()
         return [f"g{gid}" for (gid,) in rows]
 
-    def keyword_candidates(self, query: str, access: AccessFilter, limit: int) -> list[Candidate]:
+    def keyword_candidates(
+        self, query: str, access: AccessFilter, limit: int, deadline: float | None = None
+    ) -> list[Candidate]:
         """BM25 over title and text; the ACL is a clause of the same FTS query, so ranking sees only permitted rows."""
-        with self._lock:
+        with self._connection_until(deadline):
             tokens = self._group_tokens(access.groups)
             terms = content_terms(query)
             if not tokens or not terms or limit <= 0:
@@ -61,11 +70,7 @@ class SqliteIndex:
                 " OR ".join(tokens), " OR ".join(f'"{t}"' for t in terms)
             )
             # rank inside FTS5 alone (no join: measured 2x faster), then name the winners
-            ranked = self._conn.execute(
-                "SELECT rowid, bm25(chunks_fts, 2.0, 1.0, 0.0) AS s FROM chunks_fts WHERE chunks_fts MATCH ? "
-                "ORDER BY s LIMIT ?",
-                (match, limit),
-            ).fetchall()
+            ranked = self._conn.execute(KEYWORD_SQL, (match, limit)).fetchall()
             if not ranked:
                 return []
             marks = ",".join("?" * len(ranked))
@@ -73,6 +78,29 @@ class SqliteIndex:
                 f"SELECT id, chunk_id FROM chunks WHERE id IN ({marks})", [rowid for rowid, _ in ranked]
             ).fetchall())
         return [Candidate(names[rowid], -score) for rowid, score in ranked if rowid in names]
+
+    @contextmanager
+    def _connection_until(self, deadline: float | None) -> Iterator[None]:
+        """The connection, held; with a deadline, SQLite abandons the statements still running when it passes.
+
+        A search whose caller has timed out must not keep the connection (and the searches queued on it) busy.
+        """
+        if deadline is None:
+            with self._lock:
+                yield
+            return
+        if not self._lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise SearchTimeout("the index was busy until the search's deadline")
+        self._conn.set_progress_handler(lambda: time.monotonic() > deadline, DEADLINE_CHECK_STEPS)
+        try:
+            yield
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:  # "interrupted" by the progress handler
+                raise SearchTimeout("keyword search stopped at its deadline") from None
+            raise
+        finally:
+            self._conn.set_progress_handler(None, 0)
+            self._lock.release()
 
     def dense_candidates(self, vector: np.ndarray, access: AccessFilter, limit: int) -> list[Candidate]:
         """Exact cosine search among the permitted rows of the in-memory vector cache."""

@@ -88,6 +88,30 @@ def test_searcher_timeout(index, encoder, monkeypatch):
     assert time.monotonic() - started < 1.0
 
 
+def test_timed_out_search_stops_its_database_work(index, encoder, monkeypatch):
+    import time
+
+    from retrieval.errors import SearchTimeout
+    from tests.postgres_backend import probes
+
+    searcher = EntitledSearcher(index, encoder, access("all-staff"))
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(*probes.slow_keyword_query(index))
+            with pytest.raises(SearchTimeout):
+                searcher.search("expense", timeout=0.3)
+        stopped = time.monotonic() + 2.0
+        while probes.keyword_query_running(index) and time.monotonic() < stopped:
+            time.sleep(0.05)
+        assert not probes.keyword_query_running(index), "the abandoned keyword query is still running"
+        started = time.monotonic()
+        hits = searcher.search("expense approval", timeout=5.0)
+        assert hits and time.monotonic() - started < 1.0
+    finally:
+        if hasattr(index, "_conn"):
+            index._conn.interrupt()  # if the fix broke: do not leave SQLite counting for a minute
+
+
 def test_ingest_after_search_refreshes_vectors(index, encoder, tmp_path):
     import json
 

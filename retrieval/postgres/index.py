@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 
 import numpy as np
@@ -11,12 +12,12 @@ from psycopg_pool import ConnectionPool
 
 from policies.entitlements import AccessFilter
 from retrieval.backend import Candidate, StoredChunk, WriteBatch
-from retrieval.errors import IndexStoreError
+from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.postgres import dense, keyword, migrations, writer
 from retrieval.postgres.dense import DenseTuning
 from retrieval.postgres.errors import database_errors
 from retrieval.postgres.pools import open_pool
-from retrieval.postgres.session import check_reader_confined, entitled_transaction
+from retrieval.postgres.session import check_reader_confined, entitled_transaction, set_local
 from retrieval.postgres.settings import PgSettings
 from retrieval.postgres.vectors import register_vector
 
@@ -96,12 +97,26 @@ class PostgresIndex:
                 self._encoder = writer.meta_value(conn, "encoder")
         return self._encoder
 
-    def keyword_candidates(self, query: str, access: AccessFilter, limit: int) -> list[Candidate]:
-        """Full-text candidates among the permitted rows: ACL in the query, and RLS under it."""
+    def keyword_candidates(
+        self, query: str, access: AccessFilter, limit: int, deadline: float | None = None
+    ) -> list[Candidate]:
+        """Full-text candidates among the permitted rows: ACL in the query, and RLS under it.
+
+        With `deadline`, the server cancels the query there (a statement timeout): `SearchTimeout`.
+        """
         if access.matches_nothing or limit <= 0 or keyword.tsquery_text(query) is None:
             return []
         with entitled_transaction(self._reader_pool(), access, self.settings.reader_where) as conn:
-            return keyword.keyword_candidates(conn, query, access, limit)
+            if deadline is None:
+                return keyword.keyword_candidates(conn, query, access, limit)
+            left_ms = int((deadline - time.monotonic()) * 1000)
+            if left_ms <= 0:
+                raise SearchTimeout("no time left for the keyword query")
+            set_local(conn, {"statement_timeout": str(left_ms)})
+            try:
+                return keyword.keyword_candidates(conn, query, access, limit)
+            except psycopg.errors.QueryCanceled:
+                raise SearchTimeout("keyword search stopped at its deadline") from None
 
     def dense_candidates(self, vector: np.ndarray, access: AccessFilter, limit: int) -> list[Candidate]:
         """The `limit` nearest permitted chunks (see `dense` for how HNSW and exact search are chosen)."""

@@ -106,8 +106,8 @@ class IgnoresTheFilter:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def keyword_candidates(self, query: str, access: AccessFilter, limit: int) -> Any:
-        return self.inner.keyword_candidates(query, self.everything, limit)
+    def keyword_candidates(self, query: str, access: AccessFilter, limit: int, deadline: float | None = None) -> Any:
+        return self.inner.keyword_candidates(query, self.everything, limit, deadline)
 
     def dense_candidates(self, vector: Any, access: AccessFilter, limit: int) -> Any:
         return self.inner.dense_candidates(vector, self.everything, limit)

@@ -80,3 +80,38 @@ def crash_seam(index: Any) -> tuple[Any, str]:
     if isinstance(index, PostgresIndex):
         return writer, "write_chunks"
     return SqliteIndex, "_write_document"
+
+
+_SLOW_SQLITE_KEYWORD = (  # counts to a billion inside SQLite (~a minute), then finds nothing
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1000000000) "
+    "SELECT x, 0.0 FROM c WHERE x < 0 AND ? IS NOT NULL AND ? IS NOT NULL"
+)
+_SLOW_PG_KEYWORD = """
+WITH pause AS (SELECT pg_sleep(60))
+SELECT c.chunk_id, 0.0 FROM boundloop.chunks c, pause
+WHERE %(query)s::text IS NOT NULL AND %(groups)s::text[] IS NOT NULL LIMIT %(limit)s
+"""
+
+
+def slow_keyword_query(index: Any) -> tuple[Any, str, str]:
+    """(owner, attribute, SQL) for monkeypatch: a keyword query that keeps the database busy for a minute."""
+    if isinstance(index, PostgresIndex):
+        from retrieval.postgres import keyword
+
+        return keyword, "_KEYWORD_SQL", _SLOW_PG_KEYWORD
+    from retrieval import sqlite_index
+
+    return sqlite_index, "KEYWORD_SQL", _SLOW_SQLITE_KEYWORD
+
+
+def keyword_query_running(index: Any) -> bool:
+    """Whether the database is still working on a (slow) keyword query."""
+    if isinstance(index, PostgresIndex):
+        with psycopg.connect(index.settings.reader_url) as conn:  # a role sees its own sessions' queries
+            row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' "
+                               "AND query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()").fetchone()
+        return bool(row and row[0])
+    if index._lock.acquire(blocking=False):  # the connection is free
+        index._lock.release()
+        return False
+    return True
