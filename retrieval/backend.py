@@ -5,7 +5,7 @@ Every read takes an `AccessFilter`: there is no way to ask a backend for chunks 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -54,12 +54,30 @@ class DocumentWrite:
     vectors: np.ndarray
 
 
+@dataclass(frozen=True)
+class AclUpdate:
+    """A document whose content is unchanged and whose ACL is new: its rows take the ACL, its vectors stay."""
+
+    doc_id: str
+    acl: tuple[str, ...]
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    """What an index keeps of a document to tell what a later ingest changes."""
+
+    content_hash: str
+    acl: tuple[str, ...]
+
+
 @dataclass
 class WriteBatch:
     """Everything one ingest changes; a backend applies it all or nothing."""
 
     upserts: list[DocumentWrite]
     deletes: list[str]
+    acl_updates: list[AclUpdate] = field(default_factory=list)
 
 
 class IndexBackend(Protocol):
@@ -78,7 +96,7 @@ class IndexBackend(Protocol):
 
     def load_chunks(self, chunk_ids: list[str], access: AccessFilter) -> dict[str, StoredChunk]: ...
 
-    def document_hashes(self) -> dict[str, str]: ...
+    def stored_documents(self) -> dict[str, StoredDocument]: ...
 
     def apply(self, batch: WriteBatch, encoder_name: str | None) -> None: ...
 

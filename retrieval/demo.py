@@ -36,7 +36,7 @@ def ensure_demo_index(encoder: Encoder, folder: Path | None = None) -> Path:
         items = list(load_folder(DEMO_ROOT / "corpus"))
         ingest(index, encoder, items, show_progress=True)
         present = {item.doc_id for item in items if isinstance(item, Document)}
-        delete(index, sorted(set(index.document_hashes()) - present))  # documents removed from the corpus
+        delete(index, sorted(set(index.stored_documents()) - present))  # documents removed from the corpus
     finally:
         index.close()
     stamp.write_text(fingerprint)

@@ -23,13 +23,23 @@ class Document:
     pages: tuple[str, ...] | None = None
 
     def content_hash(self, salt: str) -> str:
-        """A fingerprint of everything that shapes the document's chunks; `salt` names chunker and encoder."""
-        payload = json.dumps(
-            [self.title, self.text, sorted(self.acl), self.source, self.metadata, self.pages, salt],
-            sort_keys=True,
-            ensure_ascii=False,
-        )
-        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+        """A fingerprint of everything that shapes the document's chunks; `salt` names chunker and encoder.
+
+        The ACL is left out: a document whose ACL alone changed keeps its chunks and vectors (see `ingest`).
+        """
+        return _digest([self.title, self.text, self.source, self.metadata, self.pages, salt])
+
+    def legacy_content_hash(self, salt: str) -> str:
+        """The fingerprint that indexes written before ACL-only updates stored: content and ACL together.
+
+        Recognising it upgrades those indexes by rewriting ACLs, instead of re-encoding every document once.
+        """
+        return _digest([self.title, self.text, sorted(self.acl), self.source, self.metadata, self.pages, salt])
+
+
+def _digest(parts: list[Any]) -> str:
+    payload = json.dumps(parts, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,7 @@
-"""Ingest: load, skip what is unchanged, chunk, embed, and write the whole batch in one transaction."""
+"""Ingest: load, skip what is unchanged, chunk, embed, and write the whole batch in one transaction.
+
+A document whose ACL alone changed is not chunked or embedded again: the batch carries its new ACL only.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from tqdm import tqdm
 
-from retrieval.backend import DocumentWrite, Encoder, IndexBackend, WriteBatch
+from retrieval.backend import AclUpdate, DocumentWrite, Encoder, IndexBackend, StoredDocument, WriteBatch
 from retrieval.chunking import CHUNKER_VERSION, chunk_document
 from retrieval.documents import Document, LoadProblem
 from retrieval.loaders import LoadItem
@@ -60,6 +63,13 @@ def _collect(items: Iterable[LoadItem], default_acl: str | None, report: IngestR
     return list(documents.values())
 
 
+def _same_content(stored: StoredDocument, document: Document, digest: str, salt: str) -> bool:
+    """Whether the index holds this content already (under today's fingerprint, or the ACL-mixed older one)."""
+    if stored.content_hash == digest:
+        return True
+    return stored.content_hash == replace(document, acl=stored.acl).legacy_content_hash(salt)
+
+
 def _embed(encoder: Encoder, texts: list[str], show_progress: bool) -> np.ndarray:
     if not texts:
         return np.zeros((0, encoder.dimension), dtype=np.float32)
@@ -76,16 +86,22 @@ def ingest(
     backend: IndexBackend, encoder: Encoder, items: Iterable[LoadItem], default_acl: str | None = None,
     show_progress: bool = True,
 ) -> IngestReport:
-    """Add new documents, replace changed ones, leave unchanged ones alone; all or nothing."""
+    """Add new documents, replace changed ones, relabel those whose ACL alone changed; all or nothing."""
     report = IngestReport()
     documents = _collect(items, default_acl, report)
-    known = backend.document_hashes()
+    known = backend.stored_documents()
     salt = f"{CHUNKER_VERSION}|{encoder.name}"
     pending: list[tuple[Document, str, list]] = []
+    acl_updates: list[AclUpdate] = []
     for document in documents:
         digest = document.content_hash(salt)
-        if known.get(document.doc_id) == digest:
-            report.unchanged += 1
+        stored = known.get(document.doc_id)
+        if stored is not None and _same_content(stored, document, digest, salt):
+            if set(stored.acl) == set(document.acl):
+                report.unchanged += 1
+            else:
+                acl_updates.append(AclUpdate(document.doc_id, document.acl, digest))
+                report.updated += 1
             continue
         chunks = chunk_document(document)
         if not chunks:
@@ -102,8 +118,8 @@ def ingest(
     for document, digest, chunks in pending:
         writes.append(DocumentWrite(document, digest, chunks, vectors[offset : offset + len(chunks)]))
         offset += len(chunks)
-    if writes:
-        backend.apply(WriteBatch(upserts=writes, deletes=[]), encoder.name)
+    if writes or acl_updates:
+        backend.apply(WriteBatch(upserts=writes, deletes=[], acl_updates=acl_updates), encoder.name)
     report.chunks_written = offset
     return report
 
@@ -111,7 +127,7 @@ def ingest(
 def delete(backend: IndexBackend, doc_ids: list[str]) -> IngestReport:
     """Remove documents and all their chunks, in one transaction; unknown ids are reported, not fatal."""
     report = IngestReport()
-    known = backend.document_hashes()
+    known = backend.stored_documents()
     present = [d for d in doc_ids if d in known]
     report.problems.extend(LoadProblem(d, "no such document") for d in doc_ids if d not in known)
     if present:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from policies.entitlements import AccessFilter
-from retrieval.backend import Candidate, DocumentWrite, StoredChunk, WriteBatch
+from retrieval.backend import AclUpdate, Candidate, DocumentWrite, StoredChunk, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.query_terms import content_terms
 from retrieval.sqlite_schema import connect
@@ -137,9 +137,10 @@ class SqliteIndex:
                 found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups)
         return found
 
-    def document_hashes(self) -> dict[str, str]:
+    def stored_documents(self) -> dict[str, StoredDocument]:
         with self._lock:
-            return dict(self._conn.execute("SELECT doc_id, content_hash FROM documents").fetchall())
+            rows = self._conn.execute("SELECT doc_id, content_hash, acl FROM documents").fetchall()
+        return {doc_id: StoredDocument(digest, tuple(json.loads(acl))) for doc_id, digest, acl in rows}
 
     def stats(self) -> dict[str, int]:
         with self._lock:
@@ -157,6 +158,8 @@ class SqliteIndex:
                     self._check_encoder(encoder_name, batch)
                 for doc_id in batch.deletes:
                     conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
+                for update in batch.acl_updates:
+                    self._write_acl(update)
                 for write in batch.upserts:
                     self._write_document(write)
                 conn.execute(
@@ -192,6 +195,30 @@ class SqliteIndex:
                  np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes())
                 for i, c in enumerate(write.chunks)
             ],
+        )
+
+    def _write_acl(self, update: AclUpdate) -> None:
+        """A new ACL on a document, its chunks and their full-text ACL tokens; text and vectors stay as they are."""
+        conn = self._conn
+        acl_json = json.dumps(sorted(update.acl))
+        found = conn.execute(
+            "UPDATE documents SET acl=?, content_hash=?, updated_at=? WHERE doc_id=?",
+            (acl_json, update.content_hash, time.time(), update.doc_id),
+        ).rowcount
+        if not found:
+            raise IndexStoreError(f"document {update.doc_id!r} was removed during the ingest: run it again")
+        tokens = " ".join(self._ensure_group_tokens(update.acl))
+        # chunks_fts has external content and no update trigger: take the old tokens out, then index the new ones
+        conn.execute(
+            "INSERT INTO chunks_fts(chunks_fts, rowid, title, text, acl_tokens) "
+            "SELECT 'delete', id, title, text, acl_tokens FROM chunks WHERE doc_id=?",
+            (update.doc_id,),
+        )
+        conn.execute("UPDATE chunks SET acl=?, acl_tokens=? WHERE doc_id=?", (acl_json, tokens, update.doc_id))
+        conn.execute(
+            "INSERT INTO chunks_fts(rowid, title, text, acl_tokens) SELECT id, title, text, acl_tokens FROM chunks "
+            "WHERE doc_id=?",
+            (update.doc_id,),
         )
 
     def _ensure_group_tokens(self, groups: tuple[str, ...]) -> list[str]:

@@ -6,7 +6,8 @@ from retrieval.chunking import chunk_document, split_sentences
 from retrieval.documents import Document
 from retrieval.ingest import delete, ingest
 from retrieval.loaders import load_jsonl
-from tests.conftest import DOCS
+from retrieval.search import hybrid_search
+from tests.conftest import DOCS, HashEncoder, access
 from tests.postgres_backend import probes
 
 
@@ -56,6 +57,83 @@ def test_acl_change_is_a_change(index, encoder, tmp_path):
     path = tmp_path / "acl.jsonl"
     path.write_text(json.dumps(row) + "\n")
     assert ingest(index, encoder, load_jsonl(path), show_progress=False).updated == 1
+
+
+class CountingEncoder(HashEncoder):
+    """The test encoder (same name, same vectors), counting the texts it is asked to encode."""
+
+    def __init__(self) -> None:
+        self.texts = 0
+
+    def encode(self, texts):
+        self.texts += len(texts)
+        return super().encode(texts)
+
+
+def visible(index, groups, query="salary bands engineers"):
+    return {mode: {h.doc_id for h in hybrid_search(index, HashEncoder(), query, access(*groups), k=50, mode=mode)}
+            for mode in ("keyword", "vector", "hybrid")}
+
+
+def write_jsonl(tmp_path, *rows):
+    path = tmp_path / "docs.jsonl"  # where the `index` fixture's corpus came from: the documents' source is the same
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return load_jsonl(path)
+
+
+def test_acl_only_change_relabels_without_encoding(index, tmp_path):
+    salaries = {"hr": {"salaries"}, "leadership": set()}
+    assert all(salaries["hr"] <= docs for docs in visible(index, ["hr"]).values())  # and the caches are warm
+    counting = CountingEncoder()
+    report = ingest(index, counting, write_jsonl(tmp_path, dict(DOCS[3], acl=["leadership"])), show_progress=False)
+    assert counting.texts == 0 and report.updated == 1 and report.chunks_written == 0
+    for mode, docs in visible(index, ["hr"]).items():
+        assert "salaries" not in docs, f"the old group still finds it by {mode}"
+    for mode, docs in visible(index, ["leadership"]).items():
+        assert "salaries" in docs, f"the new group does not find it by {mode}"
+    assert not index.load_chunks(["salaries#0"], access("hr"))
+    assert index.load_chunks(["salaries#0"], access("leadership"))["salaries#0"].acl == {"leadership"}
+    assert probes.document_acls(index)["salaries"] == ["leadership"]
+    assert probes.fulltext_count(index, "salary", "bands") == 1  # re-labelled in the full-text index, not doubled
+    again = ingest(index, counting, write_jsonl(tmp_path, dict(DOCS[3], acl=["leadership"])), show_progress=False)
+    assert again.unchanged == 1 and counting.texts == 0
+
+
+def test_acl_update_is_all_or_nothing_with_its_batch(index, tmp_path, monkeypatch):
+    owner, seam = probes.crash_seam(index)
+
+    def crash(*args):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(owner, seam, crash)
+    rows = [dict(DOCS[3], acl=["leadership"]), {"id": "new", "text": "new text", "acl": ["hr"]}]
+    with pytest.raises(RuntimeError):
+        ingest(index, HashEncoder(), write_jsonl(tmp_path, *rows), show_progress=False)
+    assert probes.document_acls(index)["salaries"] == ["hr"]
+    assert all("salaries" in docs for docs in visible(index, ["hr"]).values())
+
+
+def test_index_from_before_acl_only_updates_is_not_re_encoded(index, tmp_path, docs_jsonl):
+    from retrieval.chunking import CHUNKER_VERSION
+
+    salt = f"{CHUNKER_VERSION}|{HashEncoder.name}"
+    for doc in list(load_jsonl(docs_jsonl))[:4]:  # fingerprints as the older version wrote them: content and ACL
+        probes.set_content_hash(index, doc.doc_id, doc.legacy_content_hash(salt))
+    counting = CountingEncoder()
+    rows = [*DOCS[:3], dict(DOCS[3], acl=["leadership"])]
+    report = ingest(index, counting, write_jsonl(tmp_path, *rows), show_progress=False)
+    assert counting.texts == 0 and (report.unchanged, report.updated) == (3, 1)
+    assert "salaries" in visible(index, ["leadership"])["hybrid"]
+    changed = ingest(index, counting, write_jsonl(tmp_path, dict(DOCS[1], text="A new org chart.")),
+                     show_progress=False)
+    assert changed.updated == 1 and counting.texts == 1  # a real content change is still seen
+
+
+def test_acl_is_not_part_of_the_content_hash():
+    a = Document(doc_id="d", title="T", text="body", acl=("hr",))
+    b = Document(doc_id="d", title="T", text="body", acl=("leadership",))
+    assert a.content_hash("s") == b.content_hash("s") != a.legacy_content_hash("s") != b.legacy_content_hash("s")
+    assert a.content_hash("s") != Document(doc_id="d", title="T", text="body!", acl=("hr",)).content_hash("s")
 
 
 def test_delete_removes_document_chunks_and_fts(index):

@@ -11,7 +11,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from policies.entitlements import AccessFilter
-from retrieval.backend import Candidate, StoredChunk, WriteBatch
+from retrieval.backend import Candidate, StoredChunk, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.postgres import dense, keyword, migrations, writer
 from retrieval.postgres.dense import DenseTuning
@@ -142,10 +142,10 @@ class PostgresIndex:
 
     # --- writes (the writer role) ------------------------------------------------------------------------------
 
-    def document_hashes(self) -> dict[str, str]:
+    def stored_documents(self) -> dict[str, StoredDocument]:
         with database_errors(self.settings.writer_where), self._writer_pool().connection() as conn:
-            rows = conn.execute("SELECT doc_id, content_hash FROM boundloop.documents").fetchall()
-        return dict(rows)
+            rows = conn.execute("SELECT doc_id, content_hash, acl FROM boundloop.documents").fetchall()
+        return {doc_id: StoredDocument(digest, tuple(acl)) for doc_id, digest, acl in rows}
 
     def stats(self) -> dict[str, int]:
         with database_errors(self.settings.writer_where), self._writer_pool().connection() as conn:

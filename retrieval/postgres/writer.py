@@ -7,7 +7,7 @@ from collections import Counter
 import psycopg
 from psycopg import Copy
 
-from retrieval.backend import DocumentWrite, WriteBatch
+from retrieval.backend import AclUpdate, DocumentWrite, WriteBatch
 from retrieval.errors import IndexStoreError
 
 ANALYZE_AFTER = 1000  # chunks written or removed by one batch; smaller changes are left to autovacuum
@@ -67,8 +67,32 @@ def _acl_counts_of(conn: psycopg.Connection, doc_ids: list[str]) -> Counter[str]
     return Counter({name: int(n) for name, n in rows})
 
 
+def update_acls(conn: psycopg.Connection, updates: list[AclUpdate]) -> tuple[Counter[str], int]:
+    """New ACLs on documents and their chunks (RLS and the ACL filter read them); text and vectors stay.
+
+    Returns the change of each group's chunk count and how many chunks were relabelled.
+    """
+    doc_ids = [u.doc_id for u in updates]
+    before = _acl_counts_of(conn, doc_ids)
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE boundloop.documents SET acl = %s::text[], content_hash = %s, updated_at = now() WHERE doc_id = %s",
+            [(sorted(set(u.acl)), u.content_hash, u.doc_id) for u in updates],
+        )
+        if cur.rowcount < len(updates):  # psycopg sums the rows of every statement run
+            raise IndexStoreError("a document was removed during the ingest: run it again")
+        cur.executemany(
+            "UPDATE boundloop.chunks SET acl = %s::text[] WHERE doc_id = %s",
+            [(sorted(set(u.acl)), u.doc_id) for u in updates],
+        )
+        relabelled = cur.rowcount
+    delta = _acl_counts_of(conn, doc_ids)
+    delta.subtract(before)
+    return delta, relabelled
+
+
 def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str | None) -> None:
-    """Deletes and upserts in one transaction: on any error (or a crash) the index is exactly as before."""
+    """Deletes, ACL updates and upserts in one transaction: on any error (or a crash) the index is as before."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
         if batch.upserts and encoder_name:
@@ -79,6 +103,10 @@ def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str |
             "SELECT count(*) FROM boundloop.chunks WHERE doc_id = ANY(%s)", (replaced,)
         ).fetchone()
         conn.execute("DELETE FROM boundloop.documents WHERE doc_id = ANY(%s)", (replaced,))  # chunks cascade
+        relabelled = 0
+        if batch.acl_updates:
+            delta, relabelled = update_acls(conn, batch.acl_updates)
+            groups.update(delta)
         added = 0
         if batch.upserts:
             # COPY cannot write into a table under (forced) row-level security: stage, then INSERT ... SELECT
@@ -100,7 +128,8 @@ def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str |
             conn.execute(f"INSERT INTO boundloop.chunks ({_CHUNK_COLUMNS}) SELECT * FROM stage_chunks")
         dropped = int(removed[0]) if removed else 0
         _update_counts(conn, groups, added - dropped)
-        if added + dropped >= ANALYZE_AFTER:  # fresh statistics, or the planner misjudges the ACL and text filters
+        # fresh statistics, or the planner misjudges the ACL and text filters
+        if added + dropped + relabelled >= ANALYZE_AFTER:
             conn.execute("ANALYZE boundloop.chunks")
 
 

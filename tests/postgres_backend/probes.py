@@ -115,3 +115,12 @@ def keyword_query_running(index: Any) -> bool:
         index._lock.release()
         return False
     return True
+
+
+def set_content_hash(index: Any, doc_id: str, digest: str) -> None:
+    """Overwrite a document's stored fingerprint (to stand in for one written by an older version)."""
+    if isinstance(index, PostgresIndex):
+        with psycopg.connect(index.settings.writer_url) as conn:
+            conn.execute("UPDATE boundloop.documents SET content_hash = %s WHERE doc_id = %s", (digest, doc_id))
+        return
+    index._conn.execute("UPDATE documents SET content_hash=? WHERE doc_id=?", (digest, doc_id))

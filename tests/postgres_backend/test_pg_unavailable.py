@@ -68,7 +68,7 @@ def test_a_server_that_stops_mid_life(doomed_server, encoder, resolver, docs_jso
             with pytest.raises(IndexUnavailableError, match="unavailable"):
                 searcher.search("expense approval", k=3, mode=mode)
         with pytest.raises(IndexStoreError):
-            index.document_hashes()
+            index.stored_documents()
         result = runner.ask("Who approves expense claims above EUR 5,000?", "bob")
     finally:
         index.close()
