@@ -43,11 +43,13 @@ class SqliteIndex:
 
     @property
     def encoder_name(self) -> str | None:
-        row = self._conn.execute("SELECT value FROM meta WHERE key='encoder'").fetchone()
-        return row[0] if row else None
+        return self._meta("encoder")
 
     def _meta(self, key: str) -> str | None:
-        row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        # every use of the main connection holds the lock: a thread blocked on SQLite's connection mutex while
+        # holding the GIL would deadlock with the keyword query's deadline handler (it needs the GIL to run)
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
     def _group_tokens(self, groups: frozenset[str]) -> list[str]:

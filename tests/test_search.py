@@ -132,3 +132,42 @@ def test_langchain_retriever_is_trimmed(index, encoder):
     docs = retriever.invoke("salary bands CANARY")
     assert docs and all(d.metadata["doc_id"] not in RESTRICTED for d in docs)
     assert all("CANARY" not in d.page_content for d in docs)
+
+
+_DEADLOCK_PROBE = """
+import sys, threading
+from pathlib import Path
+import retrieval.sqlite_index as sqlite_index
+from retrieval.ingest import ingest
+from retrieval.loaders import load_jsonl
+from retrieval.search import EntitledSearcher
+from tests.conftest import HashEncoder, access
+sqlite_index.DEADLINE_CHECK_STEPS = 1  # the deadline handler runs at every SQLite step
+index, encoder = sqlite_index.SqliteIndex(sys.argv[1], create=True), HashEncoder()
+ingest(index, encoder, load_jsonl(Path(sys.argv[2])), show_progress=False)
+def work():
+    for _ in range(150):
+        EntitledSearcher(index, encoder, access("all-staff")).search("expense approval", timeout=30)
+        assert index.encoder_name and index.stats()["documents"]
+threads = [threading.Thread(target=work) for _ in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+print("done")
+"""
+
+
+def test_searches_with_deadlines_beside_other_index_reads_never_deadlock(tmp_path, docs_jsonl):
+    """The deadline handler needs the GIL while SQLite holds the connection: no reader may wait on it holding the GIL.
+
+    A deadlock freezes the whole process (GIL included), so the probe runs in a child process with a timeout.
+    """
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    probe = subprocess.run(
+        [sys.executable, "-c", _DEADLOCK_PROBE, str(tmp_path / "index"), str(docs_jsonl)],
+        cwd=root, capture_output=True, text=True, timeout=120, check=False,  # a deadlock raises TimeoutExpired
+    )
+    assert probe.returncode == 0 and "done" in probe.stdout, probe.stderr[-2000:]
