@@ -15,8 +15,9 @@ from retrieval.backend import Candidate, Encoder, IndexBackend
 from retrieval.documents import SearchHit
 from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.fusion import reciprocal_rank_fusion
+from retrieval.titles import split_names
 
-SearchMode = Literal["keyword", "vector", "hybrid"]
+SearchMode = Literal["keyword", "vector", "hybrid", "title"]
 CANDIDATES_PER_RETRIEVER = 50
 
 _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="boundloop-search")
@@ -41,6 +42,8 @@ def hybrid_search(
         _KEYWORD_POOL.submit(backend.keyword_candidates, query, access, depth, deadline=deadline)
         if mode == "hybrid" else None
     )
+    if mode == "title":  # the query lists names ('a | b'); the hits are the documents those names title
+        lists["title"] = backend.title_candidates(split_names(query), access, k)
     if mode == "keyword":
         lists["bm25"] = backend.keyword_candidates(query, access, depth, deadline=deadline)
     if mode in ("vector", "hybrid"):

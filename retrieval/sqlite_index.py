@@ -17,6 +17,7 @@ from retrieval.backend import AclUpdate, Candidate, DocumentWrite, StoredChunk, 
 from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.query_terms import content_terms
 from retrieval.sqlite_schema import connect
+from retrieval.titles import TitleLexicon
 from retrieval.vector_cache import VectorCache
 
 INDEX_FILE = "index.db"
@@ -40,6 +41,7 @@ class SqliteIndex:
         self._lock = threading.RLock()
         self._cache_lock = threading.Lock()
         self._cache: VectorCache | None = None
+        self._titles: TitleLexicon | None = None
 
     @property
     def encoder_name(self) -> str | None:
@@ -117,6 +119,24 @@ class SqliteIndex:
                 dimension = int(self._meta_value("dimension") or 0)
                 self._cache = VectorCache.load(self._meta_conn, generation, dimension)
             return self._cache
+
+    def title_candidates(self, names: list[str], access: AccessFilter, limit: int) -> list[Candidate]:
+        """Lead chunks of permitted documents titled by one of the names, first name first."""
+        if access.matches_nothing or not names:
+            return []
+        return [Candidate(chunk_id, score) for chunk_id, score in self._lexicon().lookup(names, access.permits, limit)]
+
+    def _lexicon(self) -> TitleLexicon:
+        with self._cache_lock:
+            generation = self._meta_value("generation") or "0"
+            if self._titles is None or self._titles.generation != generation:
+                rows = self._meta_conn.execute(
+                    "SELECT d.doc_id, d.title, c.chunk_id, d.acl FROM documents d "
+                    "JOIN chunks c ON c.doc_id = d.doc_id AND c.ordinal = 0"
+                ).fetchall()
+                documents = [(doc_id, title, lead, frozenset(json.loads(acl))) for doc_id, title, lead, acl in rows]
+                self._titles = TitleLexicon(generation, documents)
+            return self._titles
 
     def _meta_value(self, key: str) -> str | None:
         row = self._meta_conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()

@@ -13,7 +13,7 @@ from psycopg_pool import ConnectionPool
 from policies.entitlements import AccessFilter
 from retrieval.backend import Candidate, StoredChunk, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError, SearchTimeout
-from retrieval.postgres import dense, keyword, migrations, writer
+from retrieval.postgres import dense, keyword, migrations, titles, writer
 from retrieval.postgres.dense import DenseTuning
 from retrieval.postgres.errors import database_errors
 from retrieval.postgres.pools import open_pool
@@ -126,6 +126,13 @@ class PostgresIndex:
             found, plan = dense.dense_search(conn, vector, sorted(access.groups), limit, self.tuning)
         self.dense_plans[plan] += 1
         return found
+
+    def title_candidates(self, names: list[str], access: AccessFilter, limit: int) -> list[Candidate]:
+        """Lead chunks of permitted documents titled by one of the names: ACL in the query, and RLS under it."""
+        if access.matches_nothing or limit <= 0 or not names:
+            return []
+        with entitled_transaction(self._reader_pool(), access, self.settings.reader_where) as conn:
+            return titles.title_candidates(conn, names, access, limit)
 
     def load_chunks(self, chunk_ids: list[str], access: AccessFilter) -> dict[str, StoredChunk]:
         """The chunks by id, filtered in SQL, by RLS, and re-checked here: a stray id yields nothing."""

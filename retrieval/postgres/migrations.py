@@ -58,6 +58,18 @@ CREATE POLICY entitled_read ON boundloop.documents FOR SELECT USING (acl && boun
 CREATE POLICY writer_all ON boundloop.chunks FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
 CREATE POLICY writer_all ON boundloop.documents FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
 """),
+    # raw string: the regular expressions keep their backslashes
+    (3, "title keys of lead chunks, for title links", r"""
+CREATE FUNCTION boundloop.title_key(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT btrim(regexp_replace(lower(t), '[\W_]+', ' ', 'g'))
+$$;
+ALTER TABLE boundloop.chunks ADD COLUMN title_keys text[] GENERATED ALWAYS AS (ARRAY[
+    boundloop.title_key(title),
+    boundloop.title_key(regexp_replace(title, '\s*\([^)]*\)\s*$', '')),
+    boundloop.title_key(split_part(regexp_replace(title, '\s*\([^)]*\)\s*$', ''), ',', 1))
+]) STORED;
+CREATE INDEX chunks_title_keys ON boundloop.chunks USING gin (title_keys) WHERE ordinal = 0;
+"""),
 ]
 
 LATEST = MIGRATIONS[-1][0]
