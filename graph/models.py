@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 QueryClass = Literal["lookup", "multi_hop", "comparison", "aggregation", "out_of_scope"]
-RetrievalMode = Literal["keyword", "vector", "hybrid"]
+RetrievalMode = Literal["keyword", "vector", "hybrid", "title"]
 Status = Literal["answered", "abstained", "fallback"]
 
 
@@ -26,8 +26,11 @@ class SubQuery(BaseModel):
     """One search the plan or a refinement asks for."""
 
     id: str = Field(description="Stable id, e.g. 'q0', 'q1', 'r1'.")
-    text: str = Field(description="The search text.")
-    mode: RetrievalMode = Field(default="hybrid", description="Which retrieval to use.")
+    text: str = Field(description="The search text; for mode 'title', names separated by ' | '.")
+    mode: RetrievalMode = Field(
+        default="hybrid",
+        description="Which retrieval to use: keyword, vector, hybrid, or title (the documents the names title).",
+    )
     purpose: str = Field(default="", description="Why this search: the whole question, an entity, a gap.")
     k: int = Field(default=5, ge=1, le=20, description="How many passages to fetch.")
 
@@ -78,6 +81,9 @@ class Gap(BaseModel):
     terms: list[str] = Field(default_factory=list, description="Terms still missing from the evidence.")
     bridge_entities: list[str] = Field(default_factory=list, description="Entities found so far that may lead on.")
     context: str = Field(default="", description="The evidence sentence the next search should build on.")
+    links: list[str] = Field(
+        default_factory=list, description="Names in the evidence that may title a document not yet retrieved."
+    )
 
 
 class Assessment(BaseModel):

@@ -7,7 +7,7 @@ import re
 from retrieval.chunking import chunk_sentences
 from retrieval.query_terms import content_terms
 
-__all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "values", "INSTRUCTION"]
+__all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values", "INSTRUCTION"]
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 _CAPITALISED = re.compile(
@@ -74,6 +74,47 @@ def entities(text: str, names_only: bool = False) -> list[str]:
         if span and not span.isdigit() and len(span) > 1:
             found.setdefault(span, None)
     return sorted(found, key=len, reverse=True)
+
+
+_NOT_A_NAME_START = _LEADING - {"the", "a", "an", "all", "no", "yes", "our", "my", "your", "new"} | {"i"}
+_CALENDAR = set(
+    """january february march april may june july august september october november december jan feb mar apr jun jul
+    aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4""".split()
+)
+_TOKEN = re.compile(r"\w[\w'’.&-]*")
+MAX_SPAN_WORDS = 6
+
+
+def name_spans(text: str, max_words: int = MAX_SPAN_WORDS) -> list[str]:
+    """Every run of up to `max_words` words that starts and ends with a capitalised word or a number.
+
+    Quoted strings come first. A superset of the names a text mentions ('Marcus T. Reynolds', 'Into the Badlands',
+    'Badlands'), for a title lookup to pick from: most spans title nothing and cost nothing. Spans starting with a
+    question or function word, and spans of dates and numbers alone, are left out.
+    """
+    words: list[str] = []
+    ends: list[bool] = []  # a sentence or clause ends after this word (an initial's full stop does not count)
+    for match in _TOKEN.finditer(text):
+        word = match.group(0).rstrip(".-")
+        after = text[match.end() - (len(match.group(0)) - len(word)) :][:1]
+        words.append(word)
+        ends.append(after in {"?", "!", ";", ":", ","} or (after == "." and len(word) > 2))
+    found: dict[str, None] = {quoted.strip(): None for quoted in _QUOTED.findall(text) if quoted.strip()}
+    for i, first in enumerate(words):
+        if not first or not (first[0].isupper() or first[0].isdigit()) or first.lower() in _NOT_A_NAME_START:
+            continue
+        spans = []
+        for j in range(i, min(len(words), i + max_words)):
+            last = words[j]
+            span = words[i : j + 1]
+            if last and (last[0].isupper() or last[0].isdigit()) and (j > i or first.lower() not in _LEADING) \
+                    and not all(w.isdigit() or w.lower() in _CALENDAR for w in span):
+                spans.append(" ".join(span))
+            if ends[j]:
+                break
+        for span in reversed(spans):  # the longest name first: 'Dana Reyes' before 'Dana'
+            found.setdefault(span, None)
+    return list(found)
 
 
 def values(text: str) -> list[str]:

@@ -15,7 +15,7 @@ import yaml
 
 from policies.errors import BoundloopError
 
-PROMPT_VERSION = "llm-v1"
+PROMPT_VERSION = "llm-v2"
 
 SYSTEM = """\
 You make one decision for an enterprise search assistant that answers employees' questions from company documents.
@@ -39,8 +39,9 @@ Plan the first round of searches over the company's documents for this question 
 (class: $query_class; entities: $entities; answer type: $answer_type).
 Give at most $max_subqueries searches. The first searches for the whole question. Add one per compared entity \
 for comparisons, or one for the named entities of a multi-hop question. For each: text (a search, not a sentence \
-to the user), mode (keyword for exact names, codes and numbers; vector for paraphrase; hybrid otherwise), purpose \
-(why this search), and k (how many passages, 3 to 10).
+to the user), mode (keyword for exact names, codes and numbers; vector for paraphrase; title to fetch the \
+documents about named things, with text 'name | name'; hybrid otherwise), purpose (why this search), and k (how \
+many passages, 3 to 10).
 
 <question>$question</question>"""
 

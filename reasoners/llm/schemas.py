@@ -34,6 +34,7 @@ class Search(BaseModel):
 
     text: str = Field(description="The search text: keywords or a short query, not a sentence to the user.")
     mode: RetrievalMode = Field(description="keyword for exact names, codes, numbers; vector for paraphrase; "
+                                            "title for the documents about named things (text: 'name | name'); "
                                             "hybrid otherwise.")
     purpose: str = Field(description="Why this search: the whole question, a compared entity, a named entity.")
     k: int = Field(description="How many passages to fetch, 3 to 10.")

@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 
 from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
-from reasoners.text import INSTRUCTION, chunk_sentences, content_terms, entities, stem, stems, values
+from reasoners.text import INSTRUCTION, chunk_sentences, content_terms, entities, name_spans, stem, stems, values
+from retrieval.titles import normalise_name, title_keys
 
 COVERED = 0.67
 TOP_PER_QUERY = 3
-MAX_BRIDGE_HOPS = 2
+MAX_BRIDGE_HOPS = 1
+LINK_SOURCES = 3  # the best evidence chunks whose mentions may title the next document
 
 
 ENTITY_BOOST = 2.0
@@ -91,6 +93,22 @@ def bridge_entities(question: str, understanding: Understanding, evidence: list[
     return sorted(counts, key=lambda entity: -counts[entity])[:3]
 
 
+def link_names(evidence: list[Evidence]) -> list[str]:
+    """Names mentioned by the best evidence (best chunk first) that title none of the documents already held.
+
+    Sentences that read as instructions are skipped: a document cannot steer the search by telling it what to open.
+    """
+    held = set().union(*(title_keys(e.title) for e in evidence)) if evidence else set()
+    found: dict[str, str] = {}
+    for e in sorted(evidence, key=lambda e: -e.score)[:LINK_SOURCES]:
+        text = " ".join(s for s in chunk_sentences(e.text) if not INSTRUCTION.search(s))
+        for span in name_spans(text):
+            key = normalise_name(span)
+            if key not in held:
+                found.setdefault(key, span)
+    return list(found.values())
+
+
 def best_sentence(question: str, evidence: list[Evidence]) -> str:
     """The sentence of the top evidence sharing most with the question: what a bridging search builds on."""
     asked = stems(question)
@@ -102,14 +120,19 @@ def best_sentence(question: str, evidence: list[Evidence]) -> str:
 def evaluate(question: str, understanding: Understanding, subqueries: list[SubQuery],
              evidence: list[Evidence]) -> Assessment:
     """Coverage and conflicts, then the one gap worth a hop: uncovered sub-query, bridge, missing terms, conflict."""
-    ran = [q for q in subqueries if any(q.id in e.found_by for e in evidence)] or subqueries[:1]
+    # a title lookup finds documents by name, not by wording: its coverage says nothing
+    ran = [q for q in subqueries if q.mode != "title" and any(q.id in e.found_by for e in evidence)] or subqueries[:1]
     coverage = [_coverage(q, evidence) for q in ran]
     weights = term_weights(question, evidence)
     present = set().union(*(stems(e.title + " " + e.text) for e in evidence)) if evidence else set()
     question_coverage = round(weighted_coverage(weights, present), 3)
     missing = [word for word in content_terms(question) if stem(word) in weights and stem(word) not in present]
     conflicts = find_conflicts(question, evidence)
-    bridges_run = sum(q.purpose.startswith("bridge") for q in subqueries)
+    found = {source for e in evidence for source in e.found_by}
+    bridges = [q for q in subqueries if q.purpose.startswith("bridge")]
+    links_tried = any(q.mode == "title" for q in bridges)
+    # a title lookup that titled nothing used a search but not the bridge: the wording-based bridge still may run
+    bridges_run = sum(q.mode != "title" or q.id in found for q in bridges)
     refinements = sum(q.id.startswith("r") for q in subqueries)
     gap: Gap | None = None
     uncovered = [c for c in coverage if not c.covered and c.subquery_id != "q0" and not c.subquery_id.startswith("r")]
@@ -121,10 +144,11 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
     elif question_coverage > 0 and (missing or understanding.query_class == "multi_hop") and \
             bridges_run < MAX_BRIDGE_HOPS:
         candidates = bridge_entities(question, understanding, evidence)
-        if candidates and (missing or bridges_run == 0):
-            gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates,
+        links = [] if links_tried else link_names(evidence)
+        if (candidates or links) and (missing or bridges_run == 0):
+            gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates, links=links,
                       context=best_sentence(question, evidence),
-                      description=f"follow {candidates[0]!r} for {', '.join(missing) or 'the answer'}")
+                      description=f"follow {(candidates or links)[0]!r} for {', '.join(missing) or 'the answer'}")
         elif missing and refinements == 0:
             gap = Gap(kind="missing_terms", terms=missing, bridge_entities=understanding.entities[:1],
                       description=f"no evidence mentions {', '.join(missing)}")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from graph.models import Assessment, Plan, Refinement, RetrievalMode, SubQuery, Understanding
-from reasoners.text import content_terms
+from reasoners.text import content_terms, name_spans
+from retrieval.titles import join_names
 
-FIRST_HOP_K = 4
-ENTITY_K = 2
-GAP_K = 3
+FIRST_HOP_K = 3
+ENTITY_K = 1
+GAP_K = 2
+LINK_K = 2
 
 
 def _attribute_terms(question: str, entity_terms: set[str]) -> str:
@@ -27,10 +29,11 @@ def plan(question: str, understanding: Understanding) -> Plan:
                 SubQuery(id=f"q{n}", text=f"{entity} {attribute}".strip(), mode="hybrid",
                          purpose=f"compared entity: {entity}", k=ENTITY_K)
             )
-    elif understanding.query_class == "multi_hop" and understanding.entities:
+    names = name_spans(question)
+    if names:
         subqueries.append(
-            SubQuery(id="q1", text=" ".join(understanding.entities[:3]), mode="keyword",
-                     purpose="the named entities", k=ENTITY_K)
+            SubQuery(id=f"q{len(subqueries)}", text=join_names(names), mode="title",
+                     purpose="the documents about what the question names", k=LINK_K)
         )
     return Plan(subqueries=subqueries)
 
@@ -44,25 +47,28 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
     gap = assessment.gap
     if gap is None:
         return Refinement(action="stop", reason="the evidence covers every sub-query and nothing conflicts")
-    texts: list[tuple[str, str]] = []
+    searches: list[tuple[str, RetrievalMode, str]] = []
     if gap.kind == "bridge":
-        for entity in gap.bridge_entities[:1]:
-            texts.append((f"{entity} {' '.join(gap.terms[:2])}".strip(), f"bridge entity: {entity}"))
-        if gap.context:
-            texts.append((f"{question} {gap.context}", "bridge: the question with its best evidence sentence"))
+        if gap.links:
+            searches.append((join_names(gap.links), "title", "bridge: the documents the evidence names"))
+        for entity in gap.bridge_entities[:0 if gap.links else 1]:
+            searches.append((f"{entity} {' '.join(gap.terms[:2])}".strip(), "hybrid", f"bridge entity: {entity}"))
+        if gap.context and not gap.links:
+            searches.append((f"{question} {gap.context}", "hybrid",
+                             "bridge: the question with its best evidence sentence"))
     elif gap.kind == "uncovered_subquery":
-        texts.append((" ".join(gap.terms) or question, f"uncovered {gap.subquery_id}"))
+        searches.append((" ".join(gap.terms) or question, "keyword", f"uncovered {gap.subquery_id}"))
     elif gap.kind == "missing_terms":
-        texts.append((" ".join(gap.terms + gap.bridge_entities[:1]), "missing terms"))
+        searches.append((" ".join(gap.terms + gap.bridge_entities[:1]), "hybrid", "missing terms"))
     elif gap.kind == "conflict":
-        texts.append((f"{' '.join(gap.terms)} current", "conflicting values"))
-    done = {_normalised(q.text) for q in subqueries}
+        searches.append((f"{' '.join(gap.terms)} current", "hybrid", "conflicting values"))
+    done = {(_normalised(q.text), q.mode) for q in subqueries}
     new: list[SubQuery] = []
-    for text, purpose in texts:
-        if text.strip() and _normalised(text) not in done:
-            done.add(_normalised(text))
-            mode: RetrievalMode = "keyword" if gap.kind == "uncovered_subquery" else "hybrid"
-            new.append(SubQuery(id=f"r{hop}.{len(new) + 1}", text=text, mode=mode, purpose=purpose, k=GAP_K))
+    for text, mode, purpose in searches:
+        if text.strip() and (_normalised(text), mode) not in done:
+            done.add((_normalised(text), mode))
+            new.append(SubQuery(id=f"r{hop}.{len(new) + 1}", text=text, mode=mode, purpose=purpose,
+                                k=LINK_K if mode == "title" else GAP_K))
     if not new:
         return Refinement(action="stop", reason=f"gap ({gap.description}) has no new search left to try")
     return Refinement(action="retrieve", subqueries=new, reason=gap.description)
