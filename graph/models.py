@@ -33,6 +33,9 @@ class SubQuery(BaseModel):
     )
     purpose: str = Field(default="", description="Why this search: the whole question, an entity, a gap.")
     k: int = Field(default=5, ge=1, le=20, description="How many passages to fetch.")
+    unless_found: str | None = Field(
+        default=None, description="A fallback: run only if the sub-query with this id, in the same hop, found nothing."
+    )
 
 
 class Plan(BaseModel):

@@ -103,17 +103,16 @@ def name_spans(text: str, max_words: int = MAX_SPAN_WORDS) -> list[str]:
     for i, first in enumerate(words):
         if not first or not (first[0].isupper() or first[0].isdigit()) or first.lower() in _NOT_A_NAME_START:
             continue
-        spans = []
+        spans: list[str] = []
         for j in range(i, min(len(words), i + max_words)):
-            last = words[j]
-            span = words[i : j + 1]
+            last, run = words[j], words[i : j + 1]
             if last and (last[0].isupper() or last[0].isdigit()) and (j > i or first.lower() not in _LEADING) \
-                    and not all(w.isdigit() or w.lower() in _CALENDAR for w in span):
-                spans.append(" ".join(span))
+                    and not all(w.isdigit() or w.lower() in _CALENDAR for w in run):
+                spans.append(" ".join(run))
             if ends[j]:
                 break
-        for span in reversed(spans):  # the longest name first: 'Dana Reyes' before 'Dana'
-            found.setdefault(span, None)
+        for name in reversed(spans):  # the longest name first: 'Dana Reyes' before 'Dana'
+            found.setdefault(name, None)
     return list(found)
 
 

@@ -15,7 +15,7 @@ from tests.loop_fixtures import make_runner
 GUIDE = {"id": "guide", "title": "Night shift guide", "acl": ["all-staff"],
          "text": "The night shift rota is owned by Dana Reyes. Swap requests go to the rota owner by Thursday."}
 PROFILE = {"id": "dana", "title": "Dana Reyes", "acl": ["all-staff"],
-           "text": "Dana Reyes leads operations support. Her workstation is 4.07 in the Toronto office."}
+           "text": "Dana Reyes leads operations support. Her workstation is WS-MARKER-407 in the Toronto office."}
 SECRET = {"id": "vault", "title": "Vault Codes", "acl": ["all-staff"],
           "text": "Vault Codes lists the door codes for the server room. VAULT-MARKER-9."}
 
@@ -60,20 +60,24 @@ def test_a_bridge_with_links_asks_for_a_title_lookup_first():
     gap = Gap(kind="bridge", description="follow", links=["Dana Reyes"], bridge_entities=["Dana Reyes"],
               context="The rota is owned by Dana Reyes.")
     refinement = planning.refine("Where does the rota owner sit?", [], Assessment(gap=gap), hop=1)
-    assert [q.mode for q in refinement.subqueries] == ["title"]
+    lookup, *fallbacks = refinement.subqueries
+    assert lookup.mode == "title" and fallbacks and {q.mode for q in fallbacks} == {"hybrid"}
+    assert all(q.unless_found == lookup.id for q in fallbacks)
     no_links = planning.refine("Where does the rota owner sit?", [], Assessment(gap=gap.model_copy(
         update={"links": []})), hop=1)
     assert {q.mode for q in no_links.subqueries} == {"hybrid"}
+    assert all(q.unless_found is None for q in no_links.subqueries)
 
 
-def test_a_title_lookup_that_titled_nothing_falls_through_to_a_wording_bridge():
+def test_a_title_lookup_that_titled_nothing_leaves_the_bridge_open():
     question = "At which desk does the owner of the night shift rota sit?"
     understanding = Understanding(query_class="multi_hop", entities=[])
     held = [evidence("guide", GUIDE["title"], GUIDE["text"])]
     tried = [SubQuery(id="q0", text=question), SubQuery(id="r1.1", text="Dana Reyes", mode="title",
                                                         purpose="bridge: the documents the evidence names")]
     gap = assess.evaluate(question, understanding, tried, held).gap
-    assert gap is not None and gap.kind == "bridge" and gap.links == [] and gap.bridge_entities
+    assert gap is not None and gap.kind == "bridge" and gap.bridge_entities
+    assert "Dana Reyes" not in gap.links  # already looked up
 
 
 def evidence_of(runner, run_id):
@@ -96,8 +100,8 @@ def test_a_linked_document_outside_the_users_groups_never_enters_the_loop(index,
     add(index, encoder, tmp_path, GUIDE, {**PROFILE, "acl": ["leadership"]})
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("At which desk does the owner of the night shift rota sit?", user)
-    assert "4.07" not in json.dumps(result)
-    assert "4.07" not in json.dumps(runner.trace(result["run_id"]), default=str)
+    assert "WS-MARKER" not in json.dumps(result)
+    assert "WS-MARKER" not in json.dumps(runner.trace(result["run_id"]), default=str)
 
 
 def test_a_document_cannot_steer_the_lookup_by_instruction(index, encoder, resolver, tmp_path):
@@ -108,3 +112,18 @@ def test_a_document_cannot_steer_the_lookup_by_instruction(index, encoder, resol
     result = runner.ask("Who changes the night shift rota each week?", "bob")
     assert "VAULT-MARKER" not in json.dumps(runner.trace(result["run_id"]), default=str)
     assert "VAULT-MARKER" not in json.dumps(result)
+
+
+def test_fallbacks_run_only_when_the_title_lookup_finds_nothing(index, encoder, resolver, tmp_path):
+    add(index, encoder, tmp_path, GUIDE)  # no document is titled "Dana Reyes"
+    runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
+    result = runner.ask("At which desk does the owner of the night shift rota sit?", "bob")
+    retrieves = [s for s in runner.trace(result["run_id"]) if s["node"] == "retrieve"]
+    assert "fallbacks not needed" not in retrieves[1]["decision"]
+    assert not retrieves[1]["decision"].startswith("1 searches")
+
+    add(index, encoder, tmp_path, PROFILE)
+    result = runner.ask("At which desk does the owner of the night shift rota sit?", "bob")
+    retrieves = [s for s in runner.trace(result["run_id"]) if s["node"] == "retrieve"]
+    assert retrieves[1]["decision"].startswith("1 searches") and "fallbacks not needed" in retrieves[1]["decision"]
+    assert result["usage"]["retrieval_calls"] == 2

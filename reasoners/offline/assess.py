@@ -6,11 +6,11 @@ import math
 
 from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
 from reasoners.text import INSTRUCTION, chunk_sentences, content_terms, entities, name_spans, stem, stems, values
-from retrieval.titles import normalise_name, title_keys
+from retrieval.titles import normalise_name, split_names, title_keys
 
 COVERED = 0.67
 TOP_PER_QUERY = 3
-MAX_BRIDGE_HOPS = 1
+MAX_BRIDGE_HOPS = 2
 LINK_SOURCES = 3  # the best evidence chunks whose mentions may title the next document
 
 
@@ -73,9 +73,13 @@ def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
     return conflicts
 
 
-def bridge_entities(question: str, understanding: Understanding, evidence: list[Evidence]) -> list[str]:
-    """Entities named in the best evidence but not in the question: candidates that lead to the next document."""
-    asked = {t for t in stems(question)}
+def bridge_entities(question: str, understanding: Understanding, evidence: list[Evidence],
+                    followed: set[str] | None = None) -> list[str]:
+    """Entities named in the best evidence but not in the question: candidates that lead to the next document.
+
+    Entities whose stems are all in `followed` (earlier bridge searches) lead nowhere new.
+    """
+    asked = {t for t in stems(question)} | (followed or set())
     # an entity that already titles a retrieved document leads nowhere new
     titled = [stems(e.title) for e in evidence]
     counts: dict[str, float] = {}
@@ -130,9 +134,12 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
     conflicts = find_conflicts(question, evidence)
     found = {source for e in evidence for source in e.found_by}
     bridges = [q for q in subqueries if q.purpose.startswith("bridge")]
-    links_tried = any(q.mode == "title" for q in bridges)
-    # a title lookup that titled nothing used a search but not the bridge: the wording-based bridge still may run
-    bridges_run = sum(q.mode != "title" or q.id in found for q in bridges)
+    # a title lookup that found the next document completes the bridge; otherwise each hop that bridged by
+    # wording counts once (a chain like role -> person -> room takes two)
+    titled = any(q.mode == "title" and q.id in found for q in bridges)
+    wording_hops = {q.id.split(".")[0] for q in bridges if q.mode != "title" and q.id in found}
+    bridges_run = MAX_BRIDGE_HOPS if titled else len(wording_hops)
+    tried_names = {normalise_name(n) for q in bridges if q.mode == "title" for n in split_names(q.text)}
     refinements = sum(q.id.startswith("r") for q in subqueries)
     gap: Gap | None = None
     uncovered = [c for c in coverage if not c.covered and c.subquery_id != "q0" and not c.subquery_id.startswith("r")]
@@ -143,8 +150,9 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
                   description=f"{c.subquery_id} not covered (missing {', '.join(c.missing_terms) or 'support'})")
     elif question_coverage > 0 and (missing or understanding.query_class == "multi_hop") and \
             bridges_run < MAX_BRIDGE_HOPS:
-        candidates = bridge_entities(question, understanding, evidence)
-        links = [] if links_tried else link_names(evidence)
+        followed = set().union(*(stems(q.text) for q in bridges if q.mode != "title")) if bridges else set()
+        candidates = bridge_entities(question, understanding, evidence, followed)
+        links = [name for name in link_names(evidence) if normalise_name(name) not in tried_names]
         if (candidates or links) and (missing or bridges_run == 0):
             gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates, links=links,
                       context=best_sentence(question, evidence),

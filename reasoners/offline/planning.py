@@ -51,9 +51,10 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
     if gap.kind == "bridge":
         if gap.links:
             searches.append((join_names(gap.links), "title", "bridge: the documents the evidence names"))
-        for entity in gap.bridge_entities[:0 if gap.links else 1]:
+        # by wording: the fallback of the title lookup when there is one (it runs only if that titles nothing)
+        for entity in gap.bridge_entities[:1]:
             searches.append((f"{entity} {' '.join(gap.terms[:2])}".strip(), "hybrid", f"bridge entity: {entity}"))
-        if gap.context and not gap.links:
+        if gap.context and not gap.bridge_entities:
             searches.append((f"{question} {gap.context}", "hybrid",
                              "bridge: the question with its best evidence sentence"))
     elif gap.kind == "uncovered_subquery":
@@ -67,8 +68,9 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
     for text, mode, purpose in searches:
         if text.strip() and (_normalised(text), mode) not in done:
             done.add((_normalised(text), mode))
+            lookup = new[0].id if new and new[0].mode == "title" and mode != "title" else None
             new.append(SubQuery(id=f"r{hop}.{len(new) + 1}", text=text, mode=mode, purpose=purpose,
-                                k=LINK_K if mode == "title" else GAP_K))
+                                k=LINK_K if mode == "title" else GAP_K, unless_found=lookup))
     if not new:
         return Refinement(action="stop", reason=f"gap ({gap.description}) has no new search left to try")
     return Refinement(action="retrieve", subqueries=new, reason=gap.description)
