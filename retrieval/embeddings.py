@@ -24,9 +24,11 @@ from langchain_core.embeddings import Embeddings
 from retrieval.errors import IndexStoreError
 
 DEFAULT_SPEC = "minilm"
-BATCH_SIZE = 8  # small batches of length-sorted texts pad least; measured fastest on 2 cores
+# One text per run: measured fastest for ~100-word chunks on 2 cores (batches of 8 length-sorted texts encoded
+# ~35% fewer per second: 97 against 150 texts/s, `benchmarks/RESULTS-retrieval.md`); no padding either
+BATCH_SIZE = 1
 MAX_TOKENS = 256
-SHORT_INPUT = BATCH_SIZE  # inputs of up to this many texts (queries) run on the query session
+SHORT_INPUT = 8  # inputs of up to this many texts (queries) run on the query session
 PARALLEL_AFTER_BATCHES = 2  # inputs of more batches than this are spread over the worker sessions
 MAX_WORKERS = 4  # each worker holds a session of its own; measured on two cores only
 
@@ -111,7 +113,7 @@ class MiniLMOnnxEmbeddings(Embeddings):
     Short inputs (a query, a handful of texts) run on a session of their own with one thread: a two-thread
     session's spinning pool fought with BLAS and the keyword query for two cores. Large inputs (ingest) are split
     into length-sorted batches that `workers` single-threaded sessions encode in turn, side by side (ONNX Runtime
-    releases the GIL): 91 chunks/s on two cores, against 76 for one two-thread session.
+    releases the GIL).
     """
 
     name = "minilm-l6-v2-int8"

@@ -17,7 +17,7 @@ from retrieval.chunking import CHUNKER_VERSION, chunk_document
 from retrieval.documents import Document, LoadProblem
 from retrieval.loaders import LoadItem
 
-EMBED_STEP = 64  # chunks per progress-bar step
+EMBED_STEP = 256  # chunks per progress-bar step (each step's texts are split over the encoder's workers)
 
 
 @dataclass

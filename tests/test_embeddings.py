@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pytest
 
-from retrieval.embeddings import BATCH_SIZE, MAX_WORKERS, MiniLMOnnxEmbeddings, encode_workers
+from retrieval.embeddings import MAX_WORKERS, SHORT_INPUT, MiniLMOnnxEmbeddings, encode_workers
 
 pytestmark = pytest.mark.slow
 
@@ -14,7 +14,7 @@ TOPICS = ["expense claims need approval from the head of finance", "the lisbon o
           "salary bands for level five engineers", "the finance team merges with procurement in march",
           "zebra migration across the serengeti", "how to file a claim in concur"]
 # varied lengths and topics, so a batch mix-up or a row out of order changes the vectors
-TEXTS = [f"{TOPICS[i % len(TOPICS)]}. " + " ".join(["more detail"] * (i % 13)) for i in range(5 * BATCH_SIZE)]
+TEXTS = [f"{TOPICS[i % len(TOPICS)]}. " + " ".join(["more detail"] * (i % 13)) for i in range(5 * SHORT_INPUT)]
 
 
 class RecordingSession:
@@ -69,9 +69,9 @@ def test_parallel_encode_equals_sequential_in_order(pair):
     assert all(r.threads for r in recorders) and len(set().union(*(r.threads for r in recorders))) == 2
     assert np.allclose(got, expected, atol=1e-5)
     # and each row is its own text's vector (within int8 batching noise), not a neighbour's
-    alone = np.vstack([sequential.encode([t]) for t in TEXTS[:BATCH_SIZE]])
-    cosines = got[:BATCH_SIZE] @ alone.T
-    assert (np.argmax(cosines, axis=1) == np.arange(BATCH_SIZE)).all() and np.diag(cosines).min() > 0.98
+    alone = np.vstack([sequential.encode([t]) for t in TEXTS[:SHORT_INPUT]])
+    cosines = got[:SHORT_INPUT] @ alone.T
+    assert (np.argmax(cosines, axis=1) == np.arange(SHORT_INPUT)).all() and np.diag(cosines).min() > 0.98
 
 
 def test_query_session_agrees_with_the_worker_sessions(pair):
