@@ -127,3 +127,16 @@ def test_fallbacks_run_only_when_the_title_lookup_finds_nothing(index, encoder, 
     retrieves = [s for s in runner.trace(result["run_id"]) if s["node"] == "retrieve"]
     assert retrieves[1]["decision"].startswith("1 searches") and "fallbacks not needed" in retrieves[1]["decision"]
     assert result["usage"]["retrieval_calls"] == 2
+
+
+def test_a_multi_hop_answer_chains_the_bridge_sentence_and_the_answer_sentence():
+    from reasoners.offline import extractive
+
+    question = "Where is the person who owns the night shift rota based?"
+    understanding = Understanding(query_class="multi_hop", entities=[], answer_type="place")
+    held = [evidence("guide", GUIDE["title"], GUIDE["text"]),
+            Evidence(chunk_id="dana#0", doc_id="dana", title="Dana Reyes", hop=2, found_by=["r1.1"], rank=1,
+                     score=0.016, text="Dana Reyes leads operations support. She is based at desk 4.07 in Toronto.")]
+    draft = extractive.synthesise(question, understanding, held, None)
+    assert [c.citations for c in draft.claims] == [["guide#0"], ["dana#0"]]
+    assert "Dana Reyes" in draft.claims[0].text and "4.07" in draft.claims[1].text

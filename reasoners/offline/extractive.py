@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graph.models import Assessment, Claim, Draft, Evidence, Understanding
 from reasoners.offline.assess import term_weights
-from reasoners.text import INSTRUCTION, chunk_sentences, entities, stems, values
+from reasoners.text import INSTRUCTION, chunk_sentences, entities, name_spans, stems, values
+from retrieval.titles import normalise_name
 
 MIN_SCORE = 0.4
 MAX_EVIDENCE = 12
@@ -23,6 +24,12 @@ class Candidate:
     evidence: Evidence
     score: float
     novel: frozenset[str]
+    stems: frozenset[str] = frozenset()
+    """The sentence's stems; for a chained sentence, those of its whole chain."""
+    bonus: float = 0.0
+    """The part of the score that is not coverage: answer type, rank, superseded."""
+    link: Candidate | None = None
+    """For a later hop's sentence: the earlier sentence that names what its document is about (the bridge)."""
 
 
 def _answer_bonus(sentence: str, answer_type: str, question: str) -> float:
@@ -59,11 +66,51 @@ def candidates(question: str, understanding: Understanding, evidence: list[Evide
             novel = frozenset(sentence_stems - asked)
             if not novel:
                 continue
-            score = covered / total + _answer_bonus(sentence, understanding.answer_type, question)
-            score += 0.05 / (1 + position) - (0.25 if superseded else 0.0)
+            bonus = _answer_bonus(sentence, understanding.answer_type, question)
+            bonus += 0.05 / (1 + position) - (0.25 if superseded else 0.0)
             text = f"{lead} {sentence}" if lead and lead.endswith(":") and lead != sentence else sentence
-            found.append(Candidate(text, e, score, novel))
+            found.append(Candidate(text, e, covered / total + bonus, novel, frozenset(sentence_stems), bonus))
+    if understanding.query_class == "multi_hop":
+        found = _chained(found, weights, total)
     return sorted(found, key=lambda c: -c.score)
+
+
+def _chained(found: list[Candidate], weights: dict[str, float], total: float) -> list[Candidate]:
+    """Score a later hop's sentence together with the earlier sentences that bridge to its document.
+
+    The answer to 'where does the person who approves X sit' is in a sentence about that person ('Priya Raman
+    sits in 3.12') that says little of X; the sentence naming the person ('the Head of Finance is Priya Raman')
+    and the one naming the role ('X needs approval from the Head of Finance') say the rest. A chain links a
+    sentence to an earlier hop's sentence that names something the later document names; the chain's stems
+    cover the question. Each sentence stays a claim citing its own chunk.
+    """
+    names: dict[str, set[str]] = {}
+    for c in found:
+        e = c.evidence
+        if e.chunk_id not in names:
+            names[e.chunk_id] = {normalise_name(n) for n in name_spans(f"{e.title}. {e.text}")}
+    done: list[Candidate] = []
+    for c in sorted(found, key=lambda c: c.evidence.hop):  # earlier hops' chains are complete first
+        best, link = c.score, None
+        for earlier in done:
+            if earlier.evidence.hop >= c.evidence.hop or earlier.evidence.doc_id == c.evidence.doc_id:
+                continue
+            if not {normalise_name(n) for n in name_spans(earlier.sentence)} & names[c.evidence.chunk_id]:
+                continue
+            both = earlier.stems | c.stems
+            score = sum(w for k, w in weights.items() if k in both) / total + c.bonus
+            if score > best:
+                best, link = score, earlier
+        done.append(replace(c, score=best, link=link, stems=c.stems | link.stems) if link else c)
+    return done
+
+
+def chain_of(c: Candidate) -> list[Candidate]:
+    """The sentences of a chain, earliest hop first."""
+    chain = [c]
+    while chain[0].link is not None:
+        chain.insert(0, chain[0].link)
+    return chain
 
 
 def _pick(cands: list[Candidate], understanding: Understanding) -> list[Candidate]:
@@ -79,6 +126,8 @@ def _pick(cands: list[Candidate], understanding: Understanding) -> list[Candidat
             match = next((c for c in cands if es <= stems(c.sentence) | stems(c.evidence.title)), None)
             if match and match.score >= MIN_SCORE:
                 chosen.append(match)
+    elif understanding.query_class == "multi_hop" and best.link is not None:
+        chosen = chain_of(best)
     elif understanding.query_class == "multi_hop":
         other = next((c for c in cands[1:] if c.evidence.hop != best.evidence.hop
                       and c.score >= 0.6 * best.score), None)
