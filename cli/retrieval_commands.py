@@ -34,7 +34,8 @@ def add_search(sub: argparse._SubParsersAction) -> None:
     p.add_argument("query", nargs="?", help="the search text")
     p.add_argument("--user", help="the user to search as (from the directory)")
     p.add_argument("--k", type=int, default=10, help="number of results (default 10)")
-    p.add_argument("--mode", choices=["hybrid", "keyword", "vector"], default="hybrid")
+    p.add_argument("--mode", choices=["hybrid", "keyword", "vector", "title"], default="hybrid",
+                   help="title: the query lists names ('a | b'); finds the documents they title")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--batch", metavar="FILE.jsonl", help='many searches: lines {"id", "user", "question"}')
     p.add_argument("--out", metavar="FILE", help="with --batch: write results here instead of stdout")

@@ -48,6 +48,15 @@ def test_ingest_then_search_as_json(env, capsys, docs_jsonl, real_encoder):
     assert json.loads(out)["results"][0]["doc_id"] == "salaries"
 
 
+def test_search_by_title_is_trimmed_too(env, capsys, docs_jsonl, real_encoder):
+    run(capsys, "ingest", str(docs_jsonl))
+    query = "Salary bands | Lisbon seating chart"
+    code, out, _ = run(capsys, "search", query, "--user", "bob", "--mode", "title", "--json")
+    assert code == 0 and [h["doc_id"] for h in json.loads(out)["results"]] == ["seating"]
+    code, out, _ = run(capsys, "search", query, "--user", "alice", "--mode", "title", "--json")
+    assert [h["doc_id"] for h in json.loads(out)["results"]] == ["salaries", "seating"]
+
+
 def test_batch_search_is_trimmed_per_line(env, capsys, docs_jsonl, tmp_path, real_encoder):
     run(capsys, "ingest", str(docs_jsonl))
     batch = tmp_path / "batch.jsonl"
