@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from backends_report import render
 from bench_data import DATA, distinct_passages, hotpot_rows
 from bench_retrieval import GROUPS, USER_GROUPS, _draw_acl, passage_vectors
 
@@ -256,39 +257,6 @@ def run(args: argparse.Namespace, workdir: Path, admin_url: str) -> dict[str, An
     return result
 
 
-def render(result: dict[str, Any]) -> str:
-    """Markdown: latency per size and backend, then PostgreSQL's recall and memory, then SQLite's memory."""
-    sizes = list(result["sizes"])
-    cols = [f"{u} {m}" for u in ("broad", "selective") for m in MODES]
-    lines = ["| chunks | backend | write chunks/s | " + " | ".join(f"{c} p50 / p95 ms" for c in cols)
-             + " | client RSS MB |", "|" + "---|" * (len(cols) + 4)]
-    for size in sizes:
-        for kind in ("sqlite", "postgres"):
-            r = result["sizes"][size][kind]
-            cells = [f"{r[c]['p50_ms']} / {r[c]['p95_ms']}" for c in cols]
-            lines.append(f"| {size} | {kind} | {r['write_chunks_per_s']} | " + " | ".join(cells)
-                         + f" | {r['rss_mb']} |")
-    lines += ["", "| chunks | user | recall@10 shipped (k=10) | recall@10, top 10 of the 50 candidates search uses | "
-              "plain HNSW ef_search=40: recall@10 / results of 10 | plans used in search |",
-              "|---|---|---|---|---|---|"]
-    for size in sizes:
-        pg = result["sizes"][size]["postgres"]
-        for user in ("broad", "selective"):
-            rec = pg["recall@10"][user]
-            lines.append(f"| {size} | {user} | {rec['shipped plan']} | {rec.get('shipped plan, top 10 of 50', '')} | "
-                         f"{rec['plain HNSW, ef_search=40']} / {rec['plain HNSW: mean results of 10']} | "
-                         f"{pg.get('dense_plans', {})} |")
-    lines += ["", "| chunks | PostgreSQL: table MB | HNSW MB | GIN acl MB | GIN tsv MB | total with indexes MB | "
-              "shared_buffers | server PSS MB | SQLite: file MB | search process peak RSS MB (sqlite / postgres) |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
-    for size in sizes:
-        pg, lite = result["sizes"][size]["postgres"], result["sizes"][size]["sqlite"]
-        lines.append(f"| {size} | {pg['chunks_mb']} | {pg['chunks_embedding_hnsw_mb']} | {pg['chunks_acl_mb']} | "
-                     f"{pg['chunks_tsv_mb']} | {pg['chunks_total_mb']} | {pg['shared_buffers']} | "
-                     f"{pg['server_pss_mb']} | {lite['db_mb']} | {lite['peak_rss_mb']} / {pg['peak_rss_mb']} |")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Compare the SQLite and PostgreSQL index backends.")
     parser.add_argument("--sizes", default="10000,50000,200000", help="index sizes to measure, ascending")
@@ -320,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
                 server.cleanup()
     result = {**header, **result}
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(render(result))
+    print(render(result, MODES))
     return 0
 
 
