@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from graph.models import Assessment, Claim, Draft, Evidence, Understanding
 from reasoners.offline.assess import term_weights
 from reasoners.text import INSTRUCTION, chunk_sentences, entities, name_spans, stems, values
-from retrieval.titles import normalise_name
+from retrieval.titles import normalise_name, title_keys
 
 MIN_SCORE = 0.4
 MAX_EVIDENCE = 12
@@ -88,7 +88,10 @@ def _chained(found: list[Candidate], weights: dict[str, float], total: float) ->
     for c in found:
         e = c.evidence
         if e.chunk_id not in names:
-            names[e.chunk_id] = {normalise_name(n) for n in name_spans(f"{e.title}. {e.text}")}
+            # what the document is about: its title, and the names of two words or more it mentions (a lone
+            # 'Toronto' links everything in the Toronto office's documents)
+            names[e.chunk_id] = title_keys(e.title) | {
+                key for key in (normalise_name(n) for n in name_spans(e.text)) if " " in key}
     done: list[Candidate] = []
     for c in sorted(found, key=lambda c: c.evidence.hop):  # earlier hops' chains are complete first
         best, link = c.score, None
