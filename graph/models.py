@@ -37,6 +37,14 @@ class SubQuery(BaseModel):
         default=None, description="A fallback: run only if the sub-query with this id, in the same hop, found nothing."
     )
 
+    def shown(self, names: int = 8) -> str:
+        """The search as traces show it: a title lookup's first names only (it may list hundreds)."""
+        if self.mode != "title":
+            return self.text
+        listed = [n.strip() for n in self.text.split("|") if n.strip()]
+        more = f" (+{len(listed) - names} more names)" if len(listed) > names else ""
+        return " | ".join(listed[:names]) + more
+
 
 class Plan(BaseModel):
     """The typed sub-queries of the first hop."""

@@ -18,6 +18,6 @@ def plan(state: LoopState, context: RunContext) -> Outcome:
     subqueries = result.value.subqueries
     return Outcome(
         {"subqueries": subqueries, "tokens": result.tokens, "next_step": "retrieve"},
-        decision="; ".join(f"{q.id} [{q.mode}] {q.text}" for q in subqueries),
+        decision="; ".join(f"{q.id} [{q.mode}] {q.shown()}" for q in subqueries),
         reason=result.note or f"{len(subqueries)} sub-queries",
     )

@@ -17,7 +17,7 @@ def refine(state: LoopState, context: RunContext) -> Outcome:
     if decision.action == "retrieve" and decision.subqueries:
         return Outcome(
             {"subqueries": decision.subqueries, "tokens": result.tokens, "next_step": "retrieve"},
-            decision="retrieve: " + "; ".join(f"{q.id} [{q.mode}] {q.text}" for q in decision.subqueries),
+            decision="retrieve: " + "; ".join(f"{q.id} [{q.mode}] {q.shown()}" for q in decision.subqueries),
             reason=decision.reason,
         )
     return Outcome({"tokens": result.tokens, "next_step": "synthesise"}, decision="stop", reason=decision.reason)

@@ -140,3 +140,9 @@ def test_a_multi_hop_answer_chains_the_bridge_sentence_and_the_answer_sentence()
     draft = extractive.synthesise(question, understanding, held, None)
     assert [c.citations for c in draft.claims] == [["guide#0"], ["dana#0"]]
     assert "Dana Reyes" in draft.claims[0].text and "4.07" in draft.claims[1].text
+
+
+def test_traces_show_a_title_lookups_first_names_only():
+    many = SubQuery(id="r1.1", text=" | ".join(f"Name {i}" for i in range(30)), mode="title")
+    assert many.shown() == " | ".join(f"Name {i}" for i in range(8)) + " (+22 more names)"
+    assert SubQuery(id="q0", text="a | b").shown() == "a | b"
