@@ -9,6 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from retrieval.titles import join_names, split_names
+
 QueryClass = Literal["lookup", "multi_hop", "comparison", "aggregation", "out_of_scope"]
 RetrievalMode = Literal["keyword", "vector", "hybrid", "title"]
 Status = Literal["answered", "abstained", "fallback"]
@@ -41,9 +43,9 @@ class SubQuery(BaseModel):
         """The search as traces show it: a title lookup's first names only (it may list hundreds)."""
         if self.mode != "title":
             return self.text
-        listed = [n.strip() for n in self.text.split("|") if n.strip()]
+        listed = split_names(self.text)
         more = f" (+{len(listed) - names} more names)" if len(listed) > names else ""
-        return " | ".join(listed[:names]) + more
+        return join_names(listed[:names]) + more
 
 
 class Plan(BaseModel):

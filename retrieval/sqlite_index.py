@@ -113,8 +113,7 @@ class SqliteIndex:
     def _vectors(self) -> VectorCache:
         # the generation is read on a connection of its own, so dense search never waits on a keyword query
         with self._cache_lock:
-            row = self._meta_conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
-            generation = row[0] if row else "0"
+            generation = self._meta_value("generation") or "0"
             if self._cache is None or self._cache.generation != generation:
                 dimension = int(self._meta_value("dimension") or 0)
                 self._cache = VectorCache.load(self._meta_conn, generation, dimension)

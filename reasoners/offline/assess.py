@@ -97,12 +97,13 @@ def bridge_entities(question: str, understanding: Understanding, evidence: list[
     return sorted(counts, key=lambda entity: -counts[entity])[:3]
 
 
-def link_names(evidence: list[Evidence]) -> list[str]:
+def link_names(evidence: list[Evidence], tried: set[str] | None = None) -> list[str]:
     """Names mentioned by the best evidence (best chunk first) that title none of the documents already held.
 
-    Sentences that read as instructions are skipped: a document cannot steer the search by telling it what to open.
+    Names in `tried` (normalised) were looked up already and are left out too. Sentences that read as instructions
+    are skipped: a document cannot steer the search by telling it what to open.
     """
-    held = set().union(*(title_keys(e.title) for e in evidence)) if evidence else set()
+    held = set().union(*(title_keys(e.title) for e in evidence), tried or set())
     found: dict[str, str] = {}
     for e in sorted(evidence, key=lambda e: -e.score)[:LINK_SOURCES]:
         text = " ".join(s for s in chunk_sentences(e.text) if not INSTRUCTION.search(s))
@@ -153,7 +154,7 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
             bridges_run < MAX_BRIDGE_HOPS:
         followed = set().union(*(stems(q.text) for q in bridges if q.mode != "title")) if bridges else set()
         candidates = bridge_entities(question, understanding, evidence, followed)
-        links = [name for name in link_names(evidence) if normalise_name(name) not in tried_names]
+        links = link_names(evidence, tried_names)
         if (candidates or links) and (missing or bridges_run == 0):
             gap = Gap(kind="bridge", terms=missing, bridge_entities=candidates, links=links,
                       context=best_sentence(question, evidence),

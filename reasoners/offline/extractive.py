@@ -92,13 +92,14 @@ def _chained(found: list[Candidate], weights: dict[str, float], total: float) ->
             # 'Toronto' links everything in the Toronto office's documents)
             names[e.chunk_id] = title_keys(e.title) | {
                 key for key in (normalise_name(n) for n in name_spans(e.text)) if " " in key}
+    mentions = {c.sentence: {normalise_name(n) for n in name_spans(c.sentence)} for c in found}
     done: list[Candidate] = []
     for c in sorted(found, key=lambda c: c.evidence.hop):  # earlier hops' chains are complete first
         best, link = c.score, None
         for earlier in done:
             if earlier.evidence.hop >= c.evidence.hop or earlier.evidence.doc_id == c.evidence.doc_id:
                 continue
-            if not {normalise_name(n) for n in name_spans(earlier.sentence)} & names[c.evidence.chunk_id]:
+            if not mentions[earlier.sentence] & names[c.evidence.chunk_id]:
                 continue
             both = earlier.stems | c.stems
             score = sum(w for k, w in weights.items() if k in both) / total + c.bonus

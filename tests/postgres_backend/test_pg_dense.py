@@ -89,26 +89,23 @@ def test_hnsw_returns_k_permitted_chunks_with_high_recall(corpus, pg_index_datab
     assert np.mean(recalls) >= 0.9
 
 
-def test_a_selective_filter_goes_exact(corpus, pg_index_database):
-    index = hnsw_index(pg_index_database)
-    query = corpus[7]
+@pytest.mark.parametrize(
+    ("tuning", "row", "group", "plan"),
+    [
+        pytest.param({}, 7, "rare", "exact", id="a selective filter goes exact"),
+        pytest.param({"overfetch": 0.2, "ef_min": 10}, 5, "mid", "hnsw+exact",
+                     id="hnsw that comes back short is redone exactly"),
+    ],
+)
+def test_the_plan_fits_the_filter_and_the_result_is_exact(corpus, pg_index_database, tuning, row, group, plan):
+    index = hnsw_index(pg_index_database, **tuning)
+    query = corpus[row]
     try:
-        found = index.dense_candidates(query, access("rare"), LIMIT)
+        found = index.dense_candidates(query, access(group), LIMIT)
     finally:
         index.close()
-    assert index.dense_plans == {"exact": 1}
-    assert [c.chunk_id for c in found] == exact_top(corpus, query, "rare", LIMIT)
-
-
-def test_hnsw_that_comes_back_short_is_redone_exactly(corpus, pg_index_database):
-    index = hnsw_index(pg_index_database, overfetch=0.2, ef_min=10)
-    query = corpus[5]
-    try:
-        found = index.dense_candidates(query, access("mid"), LIMIT)
-    finally:
-        index.close()
-    assert index.dense_plans == {"hnsw+exact": 1}
-    assert [c.chunk_id for c in found] == exact_top(corpus, query, "mid", LIMIT)
+    assert index.dense_plans == {plan: 1}
+    assert [c.chunk_id for c in found] == exact_top(corpus, query, group, LIMIT)
 
 
 def test_each_search_runs_its_own_plan_even_after_many_of_the_other(corpus, pg_index_database):
