@@ -4,8 +4,9 @@ A score is None where it does not apply (answer scores for an unanswerable quest
 evidence); the aggregates skip those. Definitions:
 
 - answer_em / answer_f1: HotpotQA normalisation, best over the gold answer and its aliases; the prediction is
-  the answer without its [n] markers, and '' when the run did not answer. Answerable questions only.
-- answer_recall: the normalised gold answer (or an alias) appears in the normalised answer.
+  the short answer when the run gave one, else the answer without its [n] markers, and '' when the run did not
+  answer. Answerable questions only.
+- answer_recall: the normalised gold answer (or an alias) appears in the normalised answer or short answer.
 - support_recall: share of the gold supporting documents the user may read that the evidence reached.
 - support_precision: share of the evidence's distinct documents that are gold supporting documents.
 - citation_precision: share of the answer's citations that point to a gold supporting document.
@@ -85,12 +86,15 @@ def budget_problems(record: RunRecord, limits: BudgetLimits) -> list[str]:
 def answer_scores(record: RunRecord, gold: Gold) -> Scores:
     if not gold.answerable:
         return {"answer_em": None, "answer_f1": None, "answer_recall": None}
-    prediction = strip_markers(record.answer) if record.status == "answered" else ""
+    answered = record.status == "answered"
+    claims = strip_markers(record.answer) if answered else ""
+    # exact match and F1 score the short answer when the run gave one (the value asked for), else the claims
+    prediction = (record.short_answer or claims) if answered else ""
     golds = tuple(gold.answers)
     return {
         "answer_em": best_over(exact_match, prediction, golds),
         "answer_f1": best_over(f1, prediction, golds),
-        "answer_recall": best_over(contains, prediction, golds),
+        "answer_recall": max(best_over(contains, claims, golds), best_over(contains, record.short_answer or "", golds)),
     }
 
 

@@ -28,6 +28,7 @@ class RunRecord(BaseModel):
 
     status: str = Field(description="answered, abstained or fallback.")
     answer: str = Field(description="The answer text with its [n] markers ('' unless answered).")
+    short_answer: str | None = Field(default=None, description="The value asked for, when the run gave one.")
     query_class: str = Field(default="", description="The loop's own reading of the question.")
     stop_reason: str | None = Field(default=None, description="The limit that closed the run, if any.")
     hops: int = 0

@@ -85,6 +85,7 @@ def record_of(result: dict[str, Any], state: dict[str, Any], latency_ms: float) 
     return RunRecord(
         status=result["status"],
         answer=result.get("answer", "") if result["status"] == "answered" else "",
+        short_answer=result.get("short_answer") if result["status"] == "answered" else None,
         query_class=result.get("query_class") or "",
         stop_reason=result.get("stop_reason"),
         hops=usage.get("hops", 0),

@@ -35,9 +35,6 @@ class SubQuery(BaseModel):
     )
     purpose: str = Field(default="", description="Why this search: the whole question, an entity, a gap.")
     k: int = Field(default=5, ge=1, le=20, description="How many passages to fetch.")
-    unless_found: str | None = Field(
-        default=None, description="A fallback: run only if the sub-query with this id, in the same hop, found nothing."
-    )
 
     def shown(self, names: int = 8) -> str:
         """The search as traces show it: a title lookup's first names only (it may list hundreds)."""
@@ -127,6 +124,11 @@ class Draft(BaseModel):
     """The synthesiser's claims, before verification."""
 
     claims: list[Claim] = Field(default_factory=list, description="Claims with citation markers.")
+    short_answer: str | None = Field(
+        default=None,
+        description="The value the question asks for (an amount with its unit, a date, a name, a code, yes or no), "
+        "taken from the claims; null when the question asks for an explanation or nothing answers it.",
+    )
 
 
 class Verdict(BaseModel):

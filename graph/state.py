@@ -31,6 +31,7 @@ class LoopOutput(TypedDict, total=False):
     stop_reason: StopReason | None
     query_class: str
     answer: str
+    short_answer: str | None
     claims: list[dict[str, Any]]
     citations: list[dict[str, Any]]
     usage: dict[str, int]

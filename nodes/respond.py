@@ -10,7 +10,7 @@ from graph.context import RunContext
 from graph.models import Citation, Claim, Evidence, FallbackResult
 from graph.spans import Outcome
 from graph.state import LoopState
-from policies.outcome import choose_outcome
+from policies.outcome import choose_outcome, relevant_results
 
 FALLBACK_SIZE = 5
 
@@ -39,12 +39,13 @@ def respond(state: LoopState, context: RunContext) -> Outcome:
     evidence = state.get("evidence", [])
     supported = [v.claim for v in state.get("verdicts", []) if v.supported]
     understanding = state.get("understanding")
+    relevant = relevant_results(state["question"], evidence) if not supported else []
     status, why = choose_outcome(
-        understanding.query_class if understanding else None, supported, evidence, state.get("assessment"),
+        understanding.query_class if understanding else None, supported, evidence, relevant,
         state.get("retrieval_error"), bool(state.get("stop_reason")),
     )
     answer, claims, citations = _cite(supported, evidence) if status == "answered" else ("", [], [])
-    ranked = sorted(evidence, key=lambda e: -e.score)[:FALLBACK_SIZE] if status == "fallback" else []
+    ranked = relevant[:FALLBACK_SIZE] if status == "fallback" else []
     assessment = state.get("assessment")
     update = {
         "run_id": str(get_config().get("configurable", {}).get("thread_id", "")),
@@ -53,6 +54,7 @@ def respond(state: LoopState, context: RunContext) -> Outcome:
         "stop_reason": state.get("stop_reason"),
         "query_class": understanding.query_class if understanding else "lookup",
         "answer": answer if status == "answered" else (why or ""),
+        "short_answer": state.get("short_answer") if status == "answered" else None,
         "claims": claims,
         "citations": [c.model_dump() for c in citations],
         "usage": context.usage(dict(state)).as_dict(),

@@ -21,13 +21,7 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
     calls = 0
     update: dict = {"next_step": "evaluate"}
     reason = f"hop {hop}"
-    found_by: set[str] = set()
-    skipped: list[str] = []
     for query in pending:
-        if query.unless_found in found_by:  # its primary search found something: the fallback is not needed
-            ran.append(query.id)
-            skipped.append(query.id)
-            continue
         usage = context.usage(dict(state), retrieval_calls=calls)
         stop = check_before_retrieval_call(usage, context.limits)
         if stop:
@@ -45,8 +39,6 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
         except BoundloopError as exc:
             update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
             break
-        if hits:
-            found_by.add(query.id)
         evidence.extend(
             Evidence(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, text=h.text, score=h.score, hop=hop,
                      found_by=[query.id], rank=rank, page=h.page)
@@ -54,6 +46,4 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
         )
     update.update(evidence=evidence, executed=ran, retrieval_calls=calls, hops=1 if calls else 0)
     found = len({e.chunk_id for e in evidence})
-    decision = f"{calls} searches, {found} chunks"
-    decision += f"; fallbacks not needed: {', '.join(skipped)}" if skipped else ""
-    return Outcome(update, decision=decision, reason=reason)
+    return Outcome(update, decision=f"{calls} searches, {found} chunks", reason=reason)

@@ -14,13 +14,14 @@ def synthesise(state: LoopState, context: RunContext) -> Outcome:
     evidence = state.get("evidence", [])
     understanding = state.get("understanding") or Understanding(query_class="lookup")
     if not evidence:
-        return Outcome({"draft": [], "next_step": "verify"}, decision="0 claims", reason="no evidence")
+        return Outcome({"draft": [], "short_answer": None, "next_step": "verify"}, decision="0 claims",
+                       reason="no evidence")
     result = context.reasoner.synthesise(
         state["question"], understanding, evidence, state.get("assessment"), call_budget(state, context)
     )
     claims = result.value.claims
     return Outcome(
-        {"draft": claims, "tokens": result.tokens, "next_step": "verify"},
-        decision=f"{len(claims)} claims",
+        {"draft": claims, "short_answer": result.value.short_answer, "tokens": result.tokens, "next_step": "verify"},
+        decision=f"{len(claims)} claims; short answer {result.value.short_answer!r}",
         reason=result.note or "extracted from the best-supported sentences",
     )

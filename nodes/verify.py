@@ -6,7 +6,7 @@ from graph.context import RunContext
 from graph.spans import Outcome
 from graph.state import LoopState
 from nodes.budget import call_budget
-from policies.verification import check_claims
+from policies.verification import check_claims, grounded_short_answer
 
 
 def verify(state: LoopState, context: RunContext) -> Outcome:
@@ -18,9 +18,10 @@ def verify(state: LoopState, context: RunContext) -> Outcome:
         result = context.reasoner.judge(state["question"], verdicts, evidence, call_budget(state, context))
         verdicts, tokens, note = result.value, result.tokens, result.note
     kept = sum(v.supported for v in verdicts)
+    short_answer = grounded_short_answer(state.get("short_answer"), verdicts, evidence)
     dropped = [f"{v.reason}" for v in verdicts if not v.supported]
     return Outcome(
-        {"verdicts": verdicts, "tokens": tokens, "next_step": "respond"},
+        {"verdicts": verdicts, "short_answer": short_answer, "tokens": tokens, "next_step": "respond"},
         decision=f"{kept} kept, {len(dropped)} dropped",
         reason=note or ("; ".join(dropped) if dropped else "all claims grounded"),
     )

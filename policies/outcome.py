@@ -1,36 +1,56 @@
-"""Which outcome a run ends with: an answer, a fallback list of permitted results, or an abstention."""
+"""Which outcome a run ends with: an answer, a fallback list of relevant permitted results, or an abstention.
+
+- Answer when a verified claim answers the question (the synthesiser drafts claims only for evidence that answers
+  it; the verifier keeps only grounded ones), also when a limit closed the run part-way.
+- Fall back to a list only when some permitted results are relevant: they cover at least `RELEVANCE_FLOOR` of the
+  question's words (names count double). Unrelated documents are never offered.
+- Otherwise abstain, saying why without naming any document.
+"""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from graph.models import Assessment, Claim, Evidence
+from graph.models import Claim, Evidence
+from reasoners.text import entities, stems
 
-MIN_COVERAGE_TO_ANSWER = 0.5
-MIN_COVERAGE_FOR_FALLBACK = 0.34
+RELEVANCE_FLOOR = 0.5
+NAME_WEIGHT = 2.0
 
 ABSTAIN_OUT_OF_SCOPE = "This question is outside what the company documents can answer."
 ABSTAIN_NOT_COVERED = "I can't answer that from the documents you can see."
 ABSTAIN_SEARCH_DOWN = "Search is unavailable right now, so I can't answer; please try again later."
 ABSTAIN_NO_TIME = "The run's budget ran out before any grounded answer was found."
+FALLBACK = "No grounded answer; these are the closest documents you can see."
+
+
+def relevance(question: str, evidence: Evidence) -> float:
+    """Share of the question's word stems in a result's title and text, the names it mentions counting double."""
+    asked = stems(question)
+    if not asked:
+        return 0.0
+    named = set().union(*(stems(e) for e in entities(question))) if entities(question) else set()
+    weight = {k: NAME_WEIGHT if k in named else 1.0 for k in asked}
+    present = stems(f"{evidence.title} {evidence.text}")
+    return sum(w for k, w in weight.items() if k in present) / sum(weight.values())
+
+
+def relevant_results(question: str, evidence: list[Evidence]) -> list[Evidence]:
+    """The results worth offering in a fallback list, best first."""
+    return sorted((e for e in evidence if relevance(question, e) >= RELEVANCE_FLOOR), key=lambda e: -e.score)
 
 
 def choose_outcome(
-    query_class: str | None, supported: list[Claim], evidence: list[Evidence], assessment: Assessment | None,
+    query_class: str | None, supported: list[Claim], evidence: list[Evidence], relevant: list[Evidence],
     retrieval_error: str | None, budget_stopped: bool,
 ) -> tuple[Literal["answered", "abstained", "fallback"], str | None]:
-    """Answer, fall back or abstain.
-
-    Answer when grounded claims survive and the evidence covers the question; otherwise fall back to a ranked list
-    when relevant evidence exists; otherwise abstain, saying why without naming any document.
-    """
-    coverage = assessment.question_coverage if assessment else 0.0
+    """Answer, fall back or abstain, and why (never naming a document)."""
     if query_class == "out_of_scope":
         return "abstained", ABSTAIN_OUT_OF_SCOPE
-    if supported and coverage >= MIN_COVERAGE_TO_ANSWER:
+    if supported:
         return "answered", None
-    if evidence and coverage >= MIN_COVERAGE_FOR_FALLBACK:
-        return "fallback", "No grounded answer; these are the closest documents you can see."
+    if relevant:
+        return "fallback", FALLBACK
     if retrieval_error and not evidence:
         return "abstained", ABSTAIN_SEARCH_DOWN
     if budget_stopped and not evidence:

@@ -39,6 +39,22 @@ def check_claim(claim: Claim, evidence_by_id: dict[str, Evidence]) -> Verdict:
     return Verdict(claim=claim, supported=True)
 
 
+def grounded_short_answer(short_answer: str | None, verdicts: list[Verdict], evidence: list[Evidence]) -> str | None:
+    """The short answer, if the chunks cited by a kept claim state it (yes and no stand on the claims); else None."""
+    if not short_answer or not short_answer.strip():
+        return None
+    kept = [v.claim for v in verdicts if v.supported]
+    if not kept:
+        return None
+    if short_answer.strip().lower() in ("yes", "no"):
+        return short_answer.strip().lower()
+    by_id = {e.chunk_id: e for e in evidence}
+    cited = "\n".join(by_id[c].text for claim in kept for c in claim.citations if c in by_id)
+    if set(values(short_answer)) - set(values(cited)) or support(short_answer, cited) < 1.0:
+        return None
+    return short_answer.strip()
+
+
 def check_claims(claims: list[Claim], evidence: list[Evidence]) -> list[Verdict]:
     """Judge every drafted claim; the order of the draft is kept."""
     by_id = {e.chunk_id: e for e in evidence}

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+import snowballstemmer
 
 from retrieval.chunking import chunk_sentences
 from retrieval.query_terms import content_terms
 
 __all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values", "INSTRUCTION"]
 
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 _CAPITALISED = re.compile(
     r"(?:[A-Z][\w'’.-]*|\d[\w.,]*)(?:\s+(?:(?:of|the|and|de|da|du|von|van|for|in|on|&)\s+)*(?:[A-Z][\w'’.-]*|\d[\w.,]*))*"
 )
@@ -38,12 +40,13 @@ INSTRUCTION = re.compile(
 )
 
 
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
 def stem(term: str) -> str:
-    """A crude suffix-stripping stem, enough to match 'approves' with 'approval' by prefix."""
-    for suffix in _SUFFIXES:
-        if len(term) > len(suffix) + 3 and term.endswith(suffix):
-            return term[: -len(suffix)]
-    return term
+    """The Snowball (Porter 2) English stem: 'travelling' and 'travel', 'approves' and 'approval' meet."""
+    return _STEMMER.stemWord(term)
 
 
 def stems(text: str) -> set[str]:

@@ -6,7 +6,7 @@ import re
 
 from retrieval.documents import Chunk, Document
 
-CHUNKER_VERSION = "sent-v3"
+CHUNKER_VERSION = "sent-v4"
 MAX_WORDS = 120
 OVERLAP_WORDS = 25
 
@@ -14,6 +14,7 @@ _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])")
 _STRUCTURED = re.compile(r"^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
+_COLUMNS = re.compile(r"\S(?: {2,}|\t+)\S")
 
 
 def _cells(row: str) -> list[str]:
@@ -29,7 +30,8 @@ def _table_row(header: list[str], row: str) -> str:
 def split_sentences(text: str) -> list[str]:
     """Split text into sentences; paragraph breaks, headings, list items and table rows also end a sentence.
 
-    Markdown table rows become 'Column: value; ...' so each row carries its header's meaning.
+    Markdown table rows become 'Column: value; ...' so each row carries its header's meaning; rows of a plain-text
+    table aligned with spaces become 'cell; cell'.
     """
     sentences: list[str] = []
     for paragraph in _PARAGRAPH.split(text):
@@ -40,11 +42,14 @@ def split_sentences(text: str) -> list[str]:
             if _TABLE_RULE.match(stripped) and stripped.count("|") and sentences:
                 header = _cells(sentences.pop()) if sentences[-1].startswith("|") else header
                 continue
-            if _STRUCTURED.match(stripped):
+            if _STRUCTURED.match(stripped) or _COLUMNS.search(stripped):
                 sentences.extend(_prose_sentences(prose))
                 prose = []
                 if stripped.startswith("|") and header:
                     sentences.append(_table_row(header, stripped))
+                elif _COLUMNS.search(stripped) and not _STRUCTURED.match(stripped):
+                    # a row of a plain-text table aligned with spaces: its columns become '; '-separated cells
+                    sentences.append("; ".join(re.split(r" {2,}|\t+", stripped)))
                 else:
                     sentences.append(" ".join(stripped.split()))
             elif stripped:

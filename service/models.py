@@ -43,6 +43,9 @@ class AskResponse(Strict):
     stop_reason: StopReason | None
     query_class: QueryClass
     answer: str
+    short_answer: str | None = Field(
+        default=None, description="The value asked for (amount, date, name, code, yes/no); null for explanations."
+    )
     claims: list[Claim]
     citations: list[Citation]
     usage: Usage

@@ -53,7 +53,7 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
             searches.append((join_names(gap.links), "title", "bridge: the documents the evidence names"))
         # by wording: the fallback of the title lookup when there is one (it runs only if that titles nothing)
         for entity in gap.bridge_entities[:1]:
-            searches.append((f"{entity} {' '.join(gap.terms[:2])}".strip(), "hybrid", f"bridge entity: {entity}"))
+            searches.append((f"{entity} {' '.join(gap.terms[:3])}".strip(), "hybrid", f"bridge entity: {entity}"))
         if gap.context and not gap.bridge_entities:
             searches.append((f"{question} {gap.context}", "hybrid",
                              "bridge: the question with its best evidence sentence"))
@@ -68,9 +68,8 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
     for text, mode, purpose in searches:
         if text.strip() and (_normalised(text), mode) not in done:
             done.add((_normalised(text), mode))
-            lookup = new[0].id if new and new[0].mode == "title" and mode != "title" else None
             new.append(SubQuery(id=f"r{hop}.{len(new) + 1}", text=text, mode=mode, purpose=purpose,
-                                k=LINK_K if mode == "title" else GAP_K, unless_found=lookup))
+                                k=LINK_K if mode == "title" else GAP_K))
     if not new:
         return Refinement(action="stop", reason=f"gap ({gap.description}) has no new search left to try")
     return Refinement(action="retrieve", subqueries=new, reason=gap.description)

@@ -1,0 +1,190 @@
+"""The kind of answer a question asks for, from its wording: a value (amount, date, name, code...) or an explanation.
+
+The kind decides which spans of a sentence can be the short answer: 'In which room...' wants a room number, 'Who
+approves...' a person or a role, 'How do I...' an explanation (no short answer). The head noun ('room', 'extension',
+'web address') is kept too: tables name their columns with the same words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from reasoners.text import content_terms
+
+_HEAD_WORDS = r"(?:what|which|whose)"
+_SKIP = {"is", "are", "was", "were", "the", "a", "an", "name", "names", "of", "kind", "type", "sort", "exact", "s",
+         "does", "do", "did", "has", "have", "will", "can", "should"}
+
+# head noun -> kind; checked in order, first match wins
+_HEADS: list[tuple[str, str]] = [
+    (r"extensions?|phone|telephone|mobile|cell|numbers? (?:to|do i|should i|i) call", "phone"),
+    (r"e-?mail|mailbox|inbox", "email"),
+    (r"url|web ?(?:site|address|page)|website|link|homepage|domain", "url"),
+    (r"rooms?|desks?|floors?|offices? number|seat number", "room"),
+    (r"channels?|command|identifier|id|code|reference|ref|ticket|version|sku|hashtag|ssid|password|key|tag|prefix",
+     "code"),
+    (r"times?|hours?|o'clock", "time"),
+    (r"years?|dates?|days?|months?|decade|century|deadline|weekday", "date"),
+    (r"costs?|prices?|fees?|salary|salaries|allowances?|budgets?|amounts?|revenue|deductibles?|stipends?|bonus(?:es)?|"
+     r"limits?|thresholds?|spend|spending|reimbursement|payment|compensation|pay|rates?|wages?|fines?|turnover|"
+     r"profit|income|sales|valuation|funding|grant", "amount"),
+    (r"numbers?|percentage|percent|share|capacity|count|population|age|height|length|size|duration|period|"
+     r"turnaround|quantity|total|speed|distance|weight|temperature|score|ratio|proportion|bandwidth|memory|ram|"
+     r"storage|notice", "number"),
+    (r"person|people|man|woman|actor|actress|director|author|writer|singer|player|artist|musician|composer|"
+     r"president|manager|owner|approver|contact|lead|leader|head|chair|founder|ceo|cto|cfo|coach|member|employee|"
+     r"officer|sponsor|minister|king|queen|wife|husband|son|daughter|father|mother|brother|sister|producer|"
+     r"designer|architect|engineer|scientist|politician|journalist|presenter|host|character|role", "person"),
+    (r"city|cities|country|countries|state|town|region|county|province|place|location|venue|island|river|"
+     r"continent|village|district|address|building|site|campus|airport|station|nationality", "place"),
+]
+_HEAD_KINDS = [(re.compile(rf"^(?:{pattern})$"), kind) for pattern, kind in _HEADS]
+
+_EXPLANATION = re.compile(
+    r"^\s*(?:how (?:do|does|did|can|could|should|would|to|is|are)\b(?! (?:many|much|long|far|old|big|often))"
+    r"|why\b|explain\b|describe\b|summari[sz]e\b"
+    r"|what (?:should|must|do|can|could) (?:i|we|you|employees|staff|people)\b(?!.*\b(?:call|use|ask|contact)\b)"
+    r"|what (?:happens|changes|steps|are the (?:steps|rules|requirements|options|conditions))"
+    r"|what (?:is|are) (?:the |our |its |their |\w+'s )?(?:process|procedure|polic(?:y|ies)|rules?|steps|"
+    r"requirements?|difference|purpose|reason|approach|guidance)\b"
+    r"|what did .* (?:decide|say|agree|discuss)\b|tell me about\b)",
+    re.IGNORECASE,
+)
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|may|must|am)\b",
+                     re.IGNORECASE)
+_CHOICE = re.compile(r",?\s*(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?(.+?)\s*\??\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What a question wants back."""
+
+    kind: str
+    """yes_no, choice, person, place, date, time, amount, number, phone, email, url, room, code, name, list,
+    explanation or other."""
+    head: str = ""
+    """The noun the question asks for ('room', 'extension', 'book'), when it names one."""
+    options: tuple[str, ...] = ()
+    """For a choice ('Which is older, X or Y?'), the options."""
+
+    @property
+    def wants_value(self) -> bool:
+        """Whether a short answer (a value) makes sense; explanations get none."""
+        return self.kind != "explanation"
+
+
+_PHRASE_END = set(
+    """of for in at on to from by with about when where that which who whom whose does do did is are was were can
+    could should would will must may might has have had i we you they he she it my our your their this these those
+    under over after before during per than and or as if""".split()
+) - {"and"}
+
+
+def head_phrase(question: str) -> list[str]:
+    """The words of the noun phrase a question asks for: after 'what/which/whose' (skipping 'is the name of'), or
+    after 'how many'; up to the first preposition or verb. Empty when there is none."""
+    lower = question.lower()
+    match = re.search(rf"\b{_HEAD_WORDS}\s+(.*)", lower) or re.search(r"\bhow (?:many|much)\s+(.*)", lower)
+    if not match:
+        return []
+    words = re.findall(r"[a-z0-9][a-z0-9'’-]*", match.group(1))
+    while words and (words[0] in _SKIP or words[0] in {"of", "the"}):
+        words.pop(0)
+    phrase: list[str] = []
+    for word in words:
+        if word in _PHRASE_END and phrase:
+            break
+        phrase.append(word.removesuffix("'s").removesuffix("’s"))
+    return phrase
+
+
+def head_noun(question: str) -> str:
+    """The last word of the asked-for noun phrase ('daily meal allowance' -> 'allowance'); '' when none."""
+    phrase = head_phrase(question)
+    return phrase[-1] if phrase else ""
+
+
+def kind_of_phrase(words: list[str]) -> str | None:
+    """The value kind a noun phrase names ('mobile number' -> phone, 'salary band' -> amount), or None."""
+    pairs = {" ".join(words[i:i + 2]) for i in range(len(words) - 1)}
+    if pairs & {"web address", "web page", "web site", "e mail", "email address"}:
+        return "email" if pairs & {"e mail", "email address"} else "url"
+    for pattern, kind in _HEAD_KINDS:
+        if any(pattern.match(word) for word in words):
+            return kind
+    return None
+
+
+def _choice_options(question: str) -> tuple[str, ...]:
+    """The options of a question that picks between two named things, else ().
+
+    'Which is older, X or Y?', 'Who was born first, X or Y?' (after a comma) and 'Is the X or the Y the genus of
+    more species?' (named things on both sides of 'or').
+    """
+    body = question.strip().rstrip("?").strip()
+    if not re.search(r"\bor\b", body, re.IGNORECASE):
+        return ()
+    if "," in body and re.match(r"^\s*(which|who|what)\b", body, re.IGNORECASE):
+        match = _CHOICE.match(body.rsplit(",", 1)[1])
+        if match:
+            options = tuple(o.strip(" \"'“”") for o in match.groups())
+            if all(o and len(o.split()) <= 8 for o in options):
+                return options
+    match = re.search(r"((?:[A-Z\"“][\w'’.\"”-]*\s+)*?[A-Z\"“][\w'’.\"”-]*)\s+or\s+(?:the\s+)?"
+                      r"((?:[A-Z\"“][\w'’.\"”-]*)(?:\s+[A-Z\"“][\w'’.\"”-]*)*)", body)
+    if match and match.start() > 0:
+        left = match.group(1).split()
+        while left and left[0].lower() in {"is", "are", "was", "were", "did", "does", "do", "has", "have", "which",
+                                           "who", "the", "a", "an"}:
+            left.pop(0)
+        options = (" ".join(left).strip("\"“”"), match.group(2).strip("\"“”"))
+        if all(options):
+            return options
+    return ()
+
+
+def _plural(phrase: list[str]) -> bool:
+    """Whether the asked-for noun phrase is plural ('public holidays', 'meeting rooms'), so a list answers it."""
+    head = phrase[-1] if phrase else ""
+    return len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is", "ics")) and \
+        head not in {"days", "hours", "weeks", "months", "years", "minutes", "news", "series", "species", "sales"}
+
+
+def expected_answer(question: str, query_class: str = "lookup") -> Expected:
+    """The kind of answer `question` asks for."""
+    lower = question.strip().lower()
+    phrase = head_phrase(question)
+    head = phrase[-1] if phrase else ""
+    options = _choice_options(question) if query_class in ("comparison", "lookup", "multi_hop") else ()
+    if options:
+        return Expected("choice", head, options)
+    if _YES_NO.match(lower):
+        return Expected("yes_no")
+    if query_class == "aggregation" or (re.match(r"^\s*(which|what)\b", lower) and _plural(phrase)):
+        return Expected("list", head)
+    if query_class == "comparison" and re.search(r"\bcompare|\bversus\b|\bvs\b", lower):
+        nouns = re.findall(r"[a-z][a-z'-]*", lower)
+        return Expected(kind_of_phrase(nouns) or "other", head)
+    if _EXPLANATION.match(lower):
+        return Expected("explanation")
+    named = kind_of_phrase(phrase) if phrase else None
+    if re.match(r"^\s*(who|whom|whose)\b", lower) or re.search(r"\b(?:to|by|from|for) whom\b", lower):
+        return Expected(named if lower.startswith("whose") and named else "person", head)
+    if re.search(r"\bhow much\b", lower):
+        return Expected(named if named in ("amount", "number") else "amount", head)
+    if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon)\b", lower):
+        return Expected("number", head)
+    if re.search(r"\bwhat time\b|\bat what hour\b", lower):
+        return Expected("time", "time")
+    if re.match(r"^\s*when\b", lower) or re.search(r"\bby when\b|\buntil when\b", lower):
+        return Expected("date", head)
+    if re.match(r"^\s*where\b", lower):
+        return Expected(named if named == "room" else "place", head)
+    if named:
+        return Expected(named, head)
+    if head:
+        return Expected("name", head)
+    if re.match(r"^\s*what (is|are|was|were)\b", lower) and len(content_terms(question)) <= 3:
+        return Expected("explanation")
+    return Expected("other", head)

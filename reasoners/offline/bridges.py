@@ -1,0 +1,61 @@
+"""The missing link, named by reading: when no passage answers yet, who or what the best passages point to.
+
+'Expense claims above EUR 5,000: approver, the Head of Finance' points to the Head of Finance; the next search
+looks for that name with what the question asks of it ('Head of Finance room'). Names come from table cells whose
+header names a role, owner or place, then from the names a passage mentions that the question does not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graph.models import Evidence, Understanding
+from reasoners.offline.answer_types import head_phrase
+from reasoners.offline.chains import Chain
+from reasoners.offline.extractive import answers, best_chains
+from reasoners.offline.reading import Reading
+from reasoners.offline.spans import finditer
+from reasoners.text import stems, values
+from retrieval.titles import normalise_name
+
+MAX_LINKS = 2
+CHAINS_READ = 3
+_POINTER_HEADERS = re.compile(
+    r"\b(approver|owner|owned|lead|contact|responsible|manager|head|person|who|team|system|tool|room|host|venue|"
+    r"location|desk|via|through|escalat\w*|sponsor|assignee|on[- ]call|provider|vendor|platform|name)\b",
+    re.IGNORECASE,
+)
+_DATE_LIKE = re.compile(r"^(?:\d|January|February|March|April|May|June|July|August|September|October|November|"
+                        r"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)", re.IGNORECASE)
+
+
+def names_in(reading: Reading, question: str) -> list[str]:
+    """Names a unit points to that the question does not state: role cells first, then longer names first."""
+    asked = stems(question)
+    found: dict[str, None] = {}
+    for cell in reading.unit.cells:
+        if cell.header and _POINTER_HEADERS.search(cell.header) and not stems(cell.value) <= asked:
+            found.setdefault(re.sub(r"^(the|a|an)\s+", "", cell.value.strip(" ."), flags=re.IGNORECASE), None)
+    text = reading.unit.plain
+    spans = [text[s:e] for s, e in finditer("name", text)]
+    for span in sorted(spans, key=lambda s: -len(s.split())):
+        own = stems(span)
+        if own and not own <= asked and not _DATE_LIKE.match(span) and not values(span) == [span]:
+            found.setdefault(span, None)
+    return list(found)
+
+
+def missing_links(question: str, understanding: Understanding, evidence: list[Evidence],
+                  followed: set[str]) -> tuple[bool, list[str], list[str]]:
+    """Whether the evidence answers the question already; if not, the names to follow next (not in `followed`,
+    normalised) and the words of what is asked of them ('room', 'web address')."""
+    expected, found = best_chains(question, understanding, evidence)
+    if found and answers(found[0], expected):
+        return True, [], []
+    names: dict[str, None] = {}
+    best: list[Chain] = sorted(found, key=lambda c: -c.coverage)[:CHAINS_READ]
+    for chain in best:
+        for name in names_in(chain.last, question):
+            if normalise_name(name) not in followed:
+                names.setdefault(name, None)
+    return False, list(names)[:MAX_LINKS], head_phrase(question)

@@ -1,0 +1,127 @@
+"""Chains: answers that take several documents, read as one ('the room of the person who approves X').
+
+The value asked for stands in a unit about someone or something the question does not name ('Name: Priya Raman;
+Role: Head of Finance; Room: 3.12'); an earlier unit names that link ('Above EUR 5,000: the Head of Finance'),
+perhaps through a third ('Travel & Events Coordinator: Nadia Petrova'). A unit links to the next when it mentions
+a name the next one states: a name of two words or more, or a rarer single name ('Belém', 'Tidewater') that the
+question does not state. A chain is scored by what all its units cover together, plus the last unit's fit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from reasoners.offline.reading import Reading, coverage
+from reasoners.text import name_spans
+from retrieval.titles import normalise_name, title_keys
+
+MAX_LINKS = 2
+"""At most three units in a chain (the loop's budget allows three hops)."""
+MIN_GAIN = 0.1
+"""A chain must cover this much more of the question than its last unit alone."""
+RARE = 3
+"""A single-word name links only if at most this many units mention it."""
+CANDIDATES = 40
+"""Only the best-covering units start or continue chains."""
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Units read together, earliest first; the last holds the answer."""
+
+    readings: tuple[Reading, ...]
+    coverage: float
+
+    @property
+    def last(self) -> Reading:
+        return self.readings[-1]
+
+    @property
+    def score(self) -> float:
+        return self.coverage + self.last.fit
+
+    @property
+    def answer(self) -> str | None:
+        return self.last.answer
+
+
+class _Names:
+    """Which names each unit mentions, normalised, and which of them may link."""
+
+    def __init__(self, readings: list[Reading], question: str) -> None:
+        self.asked = {normalise_name(n) for n in name_spans(question)} | {normalise_name(question)}
+        self.mentioned = {id(r): {normalise_name(n) for n in name_spans(r.unit.plain)} for r in readings}
+        by_place = {(r.unit.evidence.chunk_id, r.unit.position): r for r in readings}
+        self.before = {id(r): self.mentioned[id(by_place[(r.unit.evidence.chunk_id, r.unit.position - 1)])]
+                       for r in readings if (r.unit.evidence.chunk_id, r.unit.position - 1) in by_place}
+        counts: dict[str, int] = {}
+        for names in self.mentioned.values():
+            for name in names:
+                counts[name] = counts.get(name, 0) + 1
+        self.counts = counts
+
+    def linking(self, reading: Reading) -> set[str]:
+        return {n for n in self.mentioned[id(reading)] if n not in self.asked
+                and (" " in n or self.counts.get(n, 0) <= RARE) and not n.isdigit()}
+
+    def stated(self, reading: Reading) -> set[str]:
+        """What a unit is about: the names it states, its document's title, and the names of the sentence before
+        it (a 'she' or 'it' usually refers back to them)."""
+        return self.mentioned[id(reading)] | title_keys(reading.unit.evidence.title) | self.before.get(id(reading),
+                                                                                                      set())
+
+
+@dataclass
+class _Index:
+    readings: list[Reading]
+    names: _Names
+
+    @cached_property
+    def by_name(self) -> dict[str, list[Reading]]:
+        """Units by each name they state, for finding what links to a unit."""
+        index: dict[str, list[Reading]] = {}
+        for r in self.readings:
+            for name in self.names.linking(r):
+                index.setdefault(name, []).append(r)
+        return index
+
+    def into(self, target: Reading) -> list[Reading]:
+        """Units of other documents that mention a name `target` states."""
+        found: dict[int, Reading] = {}
+        for name in self.names.stated(target):
+            for r in self.by_name.get(name, []):
+                if r.unit.evidence.doc_id != target.unit.evidence.doc_id:
+                    found[id(r)] = r
+        return list(found.values())
+
+
+def chains(readings: list[Reading], question: str, weights: dict[str, float]) -> list[Chain]:
+    """The best chain ending at each answering unit (a unit alone when no chain covers enough more), best first."""
+    pool = sorted(readings, key=lambda r: -r.coverage)[:CANDIDATES]
+    index = _Index(pool, _Names(readings, question))
+    found: list[Chain] = []
+    for last in readings:
+        best = Chain((last,), last.coverage)
+        if last.answer is not None or last in pool:
+            for chain in _extend((last,), index, MAX_LINKS):
+                covered = coverage([r.unit for r in chain], weights)
+                if covered >= best.coverage + MIN_GAIN and covered > best.coverage:
+                    best = Chain(chain, covered)
+        found.append(best)
+    return sorted(found, key=lambda c: -c.score)
+
+
+def _extend(chain: tuple[Reading, ...], index: _Index, links: int) -> list[tuple[Reading, ...]]:
+    """Every chain that ends with `chain`, with up to `links` more units in front of it."""
+    if links == 0:
+        return []
+    docs = {r.unit.evidence.doc_id for r in chain}
+    longer = []
+    for earlier in index.into(chain[0]):
+        if earlier.unit.evidence.doc_id in docs:
+            continue
+        grown = (earlier, *chain)
+        longer.append(grown)
+        longer.extend(_extend(grown, index, links - 1))
+    return longer

@@ -1,0 +1,132 @@
+"""Typed spans of a sentence: the values a short answer can be (amounts, dates, names, codes, contacts...).
+
+Each finder returns (start, end) offsets into the text, so a reader can measure how close a span stands to the words
+the question matched, and whether the question itself already says it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_CURRENCY = r"(?:EUR|CAD|USD|GBP|CHF|AUD|JPY|€|\$|£|US\$|C\$)"
+_SCALE = r"(?:\s?(?:million|billion|thousand|bn|m|k)\b)?"
+_UNITS = (
+    r"(?:%|percent|per ?cent|working days?|business days?|calendar days?|days?|weeks?|months?|years?|hours?|hrs?|"
+    r"minutes?|mins?|seconds?|GB|TB|MB|kB|Mbit/s|Gbit/s|Mbps|Gbps|km|kilometres?|kilometers?|miles?|metres?|meters?|"
+    r"m²|sq ?m|square (?:metres?|meters?|feet)|kg|kilograms?|tonnes?|tons?|lbs?|pounds|people|persons|seats?|"
+    r"employees|staff|members|rooms?|floors?|nights?|times|points|inches|feet|ft|cm|mm|°C|°F|degrees?|"
+    r"euros?|dollars?|inhabitants|residents|copies|episodes|seasons|games|goals|votes|species)"
+)
+_NUMBER = r"\d[\d,]*(?:\.\d+)?"
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+          r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?")
+
+PATTERNS: dict[str, re.Pattern[str]] = {
+    "amount": re.compile(
+        rf"{_CURRENCY}\s?{_NUMBER}{_SCALE}(?:\s?(?:–|-|to)\s?{_CURRENCY}?\s?{_NUMBER}{_SCALE})?"
+        rf"(?:\s(?:per|a|each)\s(?:day|night|week|month|year|person|employee|hour|trip))?"
+        rf"|{_NUMBER}{_SCALE}\s?(?:EUR|CAD|USD|GBP|euros?|dollars?|pounds sterling)\b"
+    ),
+    "number": re.compile(
+        rf"(?:\b(?:up to|at least|at most|about|around|over|under|more than|less than|nearly|almost)\s)?"
+        rf"{_NUMBER}(?:\s?(?:–|-|to)\s?{_NUMBER})?{_SCALE}\s?{_UNITS}(?:\b|(?<=%))"
+        rf"(?:\s(?:per|a|each)\s(?:day|week|month|year|person|device|employee|night))?"
+        r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+        r"hundred)\s(?:working\s)?(?:days?|weeks?|months?|years?|hours?|people|times)\b"
+        rf"|(?<![\w.+/:-]){_NUMBER}(?![\w/:-]|\.\d)"
+    ),
+    "date": re.compile(
+        rf"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s)?\d{{1,2}}(?:st|nd|rd|th)?\s{_MONTH}(?:,?\s\d{{4}})?"
+        rf"|\b{_MONTH}\s\d{{4}}\b|\b{_MONTH}\s\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s\d{{4}})?|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b(?:Q[1-4]|H[12])\s\d{{4}}"
+        r"|\b(?:1[0-9]|20)\d\d(?:s|\s?(?:–|-)\s?(?:1[0-9]|20)?\d\d)?\b"
+        r"|\b(?:early|mid|late)[- ](?:1[0-9]|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th) century\b"
+    ),
+    "time": re.compile(
+        r"\b(?:[01]?\d|2[0-3])[:h][0-5]\d(?:\s?(?:[ap]\.?m\.?))?(?:\s?(?:–|-|to)\s?(?:[01]?\d|2[0-3])[:h][0-5]\d)?"
+        r"(?:\s(?:Lisbon|Toronto|local|UTC|GMT|CET|EST|ET|PT)(?:\stime)?)?"
+        r"|\b(?:1[0-2]|0?[1-9])\s?(?:[ap]\.?m\.?)|\b(?:noon|midnight)\b",
+        re.IGNORECASE,
+    ),
+    "phone": re.compile(
+        r"\+\d{1,3}(?:[\s.-]?\d{1,4}){2,5}|\b(?:extension|ext\.?|x)\s?\d{3,6}\b|\(\d{3}\)\s?\d{3}-\d{4}"
+        r"|\b\d{3}-\d{3}-\d{4}\b"
+    ),
+    "email": re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
+    "url": re.compile(r"\bhttps?://[^\s)\]>;,]+|\b(?:[a-z0-9-]+\.)+(?:example|com|org|net|io|dev|app|co|pt|ca|uk|de|"
+                      r"fr|eu|gov|edu|internal|local|corp)(?:/[^\s)\]>;,]*)?\b", re.IGNORECASE),
+    "room": re.compile(r"\b(?:room|desk|office|suite|floor|seat)\s+[A-Z]?\d+(?:[.-]\d+)*[A-Z]?\b"
+                       r"|(?<![\w.+-])\d{1,2}[.-]\d{2,3}[A-Z]?(?![\w.-]|\.\d)", re.IGNORECASE),
+    "code": re.compile(
+        r"`[^`]{1,60}`|(?<![\w/])[#/@][A-Za-z][\w-]{1,40}"
+        r"|\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,10}(?:-[A-Z0-9]{1,10}){1,4}\b"
+        r"|\b[A-Z]{1,4}\d{1,6}[A-Z]?\b|\b[A-Z][a-z]+-[A-Z][\w-]+\b"
+    ),
+    "emphasis": re.compile(r"\*\*([^*]{2,80})\*\*|\*([^*\s][^*]{0,78}[^*\s]|[^*\s])\*|_([^_]{2,80})_"
+                           r"|[\"“]([^\"”]{2,80})[\"”]"),
+}
+
+_NAME = re.compile(
+    r"(?:[A-Z][\w'’.-]*|[A-Z]\.)(?:\s+(?:(?:of|the|and|de|da|do|dos|du|van|von|der|del|la|le|y|for|&)\s+)*"
+    r"(?:[A-Z][\w'’.-]*|[A-Z]\.|\d+))*"
+)
+_LEADING_WORDS = {"the", "a", "an", "in", "on", "at", "for", "by", "and", "of", "to", "from", "with", "as", "if",
+                  "when", "while", "it", "its", "this", "that", "these", "those", "there", "our", "your", "their",
+                  "his", "her", "all", "each", "every", "some", "any", "no", "not", "ask", "see", "use", "call",
+                  "after", "before", "during", "since", "until", "between"}
+_NOT_NAMES = {"i", "we", "you", "he", "she", "they", "it", "yes", "no", "ok", "note", "notes", "see", "also", "tip",
+              "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "questions", "rules",
+              "problems", "owner", "updated", "maintained", "effective", "contact"}
+
+
+def finditer(kind: str, text: str) -> Iterator[tuple[int, int]]:
+    """Offsets of every span of `kind` in `text` ('name': capitalised names, 'emphasis': marked-up phrases)."""
+    if kind == "name":
+        yield from _names(text)
+        return
+    pattern = PATTERNS[kind]
+    for match in pattern.finditer(text):
+        if kind == "url" and text[max(0, match.start() - 1):match.start()] in {"@", ".", "/"}:
+            continue
+        if kind == "emphasis":
+            group = next(i for i in range(1, (match.lastindex or 0) + 1) if match.group(i))
+            yield match.start(group), match.end(group)
+        else:
+            start, end = match.span()
+            while end > start and text[end - 1] in ".,;:":
+                end -= 1
+            yield start, end
+
+
+def _names(text: str) -> Iterator[tuple[int, int]]:
+    """Capitalised runs without leading function words, skipping lone capitalised words that open a sentence."""
+    for match in _NAME.finditer(text):
+        start, end = match.span()
+        words = text[start:end].split()
+        while words and words[0].lower() in _LEADING_WORDS:
+            start = text.index(words[1], start + len(words[0])) if len(words) > 1 else end
+            words.pop(0)
+        while words and words[-1].lower() in _LEADING_WORDS | {"'s"}:
+            words.pop()
+        if not words:
+            continue
+        end = start + len(" ".join(words)) if " ".join(words) == text[start:start + len(" ".join(words))] else end
+        span = text[start:end].rstrip(".,;:'’")
+        end = start + len(span)
+        before = text[:start].rstrip()[-1:]
+        opens = start == 0 or before in {".", "!", "?", ":", "|", "-", "*", "#", ";", "—", "–", "(", "\n"}
+        if not span or span.lower() in _NOT_NAMES or span.isdigit():
+            continue
+        if len(words) == 1 and opens and not _looks_like_a_name(span):
+            continue
+        yield start, end
+
+
+def _looks_like_a_name(word: str) -> bool:
+    """A lone capitalised word that is still a name: has inner capitals or digits, or is not a common word shape."""
+    return any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
+
+
+def spans(kind: str, text: str) -> list[str]:
+    """The texts of every span of `kind`, in order."""
+    return [text[s:e] for s, e in finditer(kind, text)]

@@ -1,0 +1,129 @@
+"""Reading units: the sentences, list items and table rows of the evidence, each with the context it reads in.
+
+A unit knows its section heading and lead-in ('A daily meal allowance replaces receipts:'), whether it is itself a
+heading (never a claim), its table cells ('Room: 3.12'), and whether its document says it is superseded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from graph.models import Evidence
+from reasoners.text import INSTRUCTION, chunk_sentences, stems
+from retrieval.titles import normalise_name
+
+_SUPERSEDED = re.compile(
+    r"\b(superseded|no longer (in effect|valid|applies|in use|current)|replaced by|obsolete|archived|outdated|"
+    r"deprecated|do not use|historical (version|record)|previous version)\b",
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^\s*(?:[-*+•>]\s+|\d+[.)]\s+|#{1,6}\s+)+")
+_CELL = re.compile(r"^([^:;]{1,60}?):\s+(.+)$")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One 'Header: value' field of a table row or key-value line; a row label has no header."""
+
+    header: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence, list item or table row of one evidence chunk, with its reading context."""
+
+    text: str
+    """The sentence as the chunk holds it (markdown and all); claims are rendered from it."""
+    evidence: Evidence
+    position: int
+    """Its place in the chunk (0 is first)."""
+    heading: str = ""
+    """The nearest heading above it in the chunk."""
+    lead: str = ""
+    """The sentence ending in ':' that introduces it, when it is a list item or row under one."""
+    superseded: bool = False
+    """Whether its document says it is superseded, replaced or no longer valid."""
+    is_heading: bool = False
+    cells: tuple[Cell, ...] = field(default=())
+
+    @cached_property
+    def stems(self) -> frozenset[str]:
+        return frozenset(stems(self.text))
+
+    @cached_property
+    def context_stems(self) -> frozenset[str]:
+        """Stems of what it reads in: the title, heading and lead."""
+        return frozenset(stems(f"{self.evidence.title} {self.heading} {self.lead}")) - self.stems
+
+    @cached_property
+    def chunk_stems(self) -> frozenset[str]:
+        """Stems of the rest of its chunk: the passage it is read in."""
+        return frozenset(stems(self.evidence.text)) - self.stems - self.context_stems
+
+    @property
+    def plain(self) -> str:
+        """The text without bullets and emphasis marks."""
+        return plain(self.text)
+
+
+def plain(text: str) -> str:
+    """Markdown bullets, heading marks, emphasis and code ticks removed; spaces folded."""
+    text = _BULLET.sub("", text.strip())
+    text = re.sub(r"\*\*([^*]+)\*\*|__([^_]+)__", lambda m: m.group(1) or m.group(2), text)
+    text = re.sub(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])|(?<!\w)_([^_\n]+)_(?!\w)", lambda m: m.group(1) or m.group(2),
+                  text)
+    text = text.replace("`", "").replace("|", " ")
+    return " ".join(text.split())
+
+
+def cells_of(text: str) -> tuple[Cell, ...]:
+    """The fields of a row ('Label; Header: value; ...') or key-value line ('Europe: EUR 55 per day')."""
+    parts = [p.strip() for p in plain(text).split("; ") if p.strip()]
+    cells: list[Cell] = []
+    for part in parts:
+        match = _CELL.match(part)
+        if match and len(match.group(1).split()) <= 6:
+            cells.append(Cell(match.group(1).strip(), match.group(2).strip()))
+        else:
+            cells.append(Cell("", part))
+    if any(c.header for c in cells) and (len(cells) > 1 or len(parts) == 1):
+        return tuple(cells)
+    return ()
+
+
+def _is_heading(sentence: str, title: str, following: bool) -> bool:
+    """Markdown headings, the title line, and short label lines (no full stop, no fields) followed by text."""
+    stripped = sentence.strip()
+    if stripped.startswith("#"):
+        return True
+    if normalise_name(plain(stripped)) in {normalise_name(title), ""}:
+        return True
+    words = plain(stripped).split()
+    return following and len(words) <= 7 and not re.search(r"[.!?:;]$|:\s", stripped) and \
+        not _BULLET.match(stripped) and bool(words) and words[0][:1].isupper()
+
+
+def units_of(evidence: Evidence) -> list[Unit]:
+    """The units of one chunk, in reading order; instructions found inside the document are left out."""
+    sentences = chunk_sentences(evidence.text)
+    superseded = bool(_SUPERSEDED.search(evidence.title) or _SUPERSEDED.search(evidence.text[:400]))
+    units: list[Unit] = []
+    heading, lead = "", ""
+    for i, sentence in enumerate(sentences):
+        heading_like = _is_heading(sentence, evidence.title, i + 1 < len(sentences))
+        if INSTRUCTION.search(sentence):
+            continue
+        if heading_like:
+            heading, lead = plain(sentence), ""
+            units.append(Unit(sentence, evidence, i, heading=heading, superseded=superseded, is_heading=True))
+            continue
+        units.append(Unit(sentence, evidence, i, heading=heading, lead=lead, superseded=superseded,
+                          cells=cells_of(sentence)))
+        if sentence.rstrip().endswith(":"):
+            lead = plain(sentence)
+        elif not _BULLET.match(sentence) and not cells_of(sentence):
+            lead = ""
+    return units
