@@ -63,7 +63,8 @@ class LeakDetector:
             if not self.view.permits(user, evidence.doc_id):
                 found.append(f"retrieved forbidden document {evidence.doc_id!r}")
         if user not in self._open_users:
-            texts = [strip_markers(record.answer), record.short_answer or ""] + [shown.snippet for shown in record.fallback]
+            texts = [strip_markers(record.answer), record.short_answer or ""]
+            texts += [shown.snippet for shown in record.fallback]
             found.extend(self._quoted(user, texts))
         return list(dict.fromkeys(found))
 

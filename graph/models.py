@@ -85,7 +85,8 @@ class Conflict(BaseModel):
 class Gap(BaseModel):
     """What the evidence still lacks, named precisely enough to search for."""
 
-    kind: Literal["uncovered_subquery", "missing_terms", "bridge", "conflict"] = Field(description="Kind of gap.")
+    kind: Literal["uncovered_subquery", "missing_terms", "bridge", "conflict", "unfinished_list"] = Field(
+        description="Kind of gap.")
     description: str = Field(description="The gap in words.")
     subquery_id: str | None = Field(default=None, description="The sub-query not covered, if any.")
     terms: list[str] = Field(default_factory=list, description="Terms still missing from the evidence.")

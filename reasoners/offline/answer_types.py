@@ -82,8 +82,11 @@ _PHRASE_END = set(
 
 
 def head_phrase(question: str) -> list[str]:
-    """The words of the noun phrase a question asks for: after 'what/which/whose' (skipping 'is the name of'), or
-    after 'how many'; up to the first preposition or verb. Empty when there is none."""
+    """The words of the noun phrase a question asks for; empty when there is none.
+
+    The phrase follows 'what/which/whose' (skipping 'is the name of') or 'how many', up to the first preposition or
+    verb.
+    """
     lower = question.lower()
     match = re.search(rf"\b{_HEAD_WORDS}\s+(.*)", lower) or re.search(r"\bhow (?:many|much)\s+(.*)", lower)
     if not match:

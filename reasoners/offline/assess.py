@@ -134,7 +134,6 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
     question_coverage = round(weighted_coverage(weights, present), 3)
     missing = [word for word in content_terms(question) if stem(word) in weights and stem(word) not in present]
     conflicts = find_conflicts(question, evidence)
-    found = {source for e in evidence for source in e.found_by}
     bridges = [q for q in subqueries if q.purpose.startswith("bridge")]
     # a title lookup that found the next document completes the bridge; otherwise each hop that bridged by
     # wording counts once. One bridge hop: a second wording bridge (role -> person -> room) measured 0.5 points
@@ -142,24 +141,27 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
     bridges_run = len({q.id.split(".")[0] for q in bridges})
     tried_names = {normalise_name(n) for q in bridges if q.mode == "title" for n in split_names(q.text)}
     followed_names = {normalise_name(q.purpose.split(": ", 1)[-1]) for q in bridges if q.mode != "title"}
-    answered, read_links, asked_of = missing_links(question, understanding, evidence, followed_names)
+    lack = missing_links(question, understanding, evidence, followed_names)
     refinements = sum(q.id.startswith("r") for q in subqueries)
     gap: Gap | None = None
     uncovered = [c for c in coverage if not c.covered and c.subquery_id != "q0" and not c.subquery_id.startswith("r")]
-    if uncovered and refinements < 2:
+    if lack.unfinished and not any(q.purpose.startswith("the rest of") for q in subqueries):
+        gap = Gap(kind="unfinished_list", terms=lack.asked_of, bridge_entities=lack.unfinished,
+                  description=f"the list goes on beyond the passages held: {', '.join(lack.unfinished)}")
+    elif uncovered and refinements < 2:
         c = uncovered[0]
         query = next(q for q in subqueries if q.id == c.subquery_id)
         gap = Gap(kind="uncovered_subquery", subquery_id=c.subquery_id, terms=[query.text],
                   description=f"{c.subquery_id} not covered (missing {', '.join(c.missing_terms) or 'support'})")
     elif question_coverage > 0 and bridges_run < MAX_BRIDGE_HOPS and (
-            not answered or (bridges_run == 0 and (missing or understanding.query_class == "multi_hop"))):
+            not lack.answered or (bridges_run == 0 and (missing or understanding.query_class == "multi_hop"))):
         followed = set().union(*(stems(q.text) for q in bridges if q.mode != "title")) if bridges else set()
-        candidates = read_links + [c for c in bridge_entities(question, understanding, evidence, followed)
-                                   if c not in read_links]
+        candidates = lack.links + [c for c in bridge_entities(question, understanding, evidence, followed)
+                                   if c not in lack.links]
         links = link_names(evidence, tried_names)
-        asked = " ".join(asked_of) or ", ".join(missing) or "the answer"
+        asked = " ".join(lack.asked_of) or ", ".join(missing) or "the answer"
         if candidates or links:
-            gap = Gap(kind="bridge", terms=asked_of or missing, bridge_entities=candidates, links=links,
+            gap = Gap(kind="bridge", terms=lack.asked_of or missing, bridge_entities=candidates, links=links,
                       context=best_sentence(question, evidence),
                       description=f"follow {(candidates or links)[0]!r} for {asked}")
         elif missing and refinements == 0:

@@ -8,12 +8,14 @@ header names a role, owner or place, then from the names a passage mentions that
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from graph.models import Evidence, Understanding
 from reasoners.offline.answer_types import head_phrase
 from reasoners.offline.chains import Chain
-from reasoners.offline.extractive import answers, best_chains
-from reasoners.offline.reading import Reading
+from reasoners.offline.extractive import best_chains, evidence_units, synthesise
+from reasoners.offline.lists import unfinished
+from reasoners.offline.reading import Reading, read
 from reasoners.offline.spans import finditer
 from reasoners.text import stems, values
 from retrieval.titles import normalise_name
@@ -45,17 +47,37 @@ def names_in(reading: Reading, question: str) -> list[str]:
     return list(found)
 
 
+@dataclass(frozen=True)
+class Lack:
+    """What reading the evidence says is still missing."""
+
+    answered: bool
+    links: list[str] = field(default_factory=list)
+    """Names to follow next: the best passages point to them."""
+    asked_of: list[str] = field(default_factory=list)
+    """The words of what is asked of them ('room', 'web address')."""
+    unfinished: list[str] = field(default_factory=list)
+    """Titles of documents whose list goes on beyond the passages held."""
+
+
 def missing_links(question: str, understanding: Understanding, evidence: list[Evidence],
-                  followed: set[str]) -> tuple[bool, list[str], list[str]]:
-    """Whether the evidence answers the question already; if not, the names to follow next (not in `followed`,
-    normalised) and the words of what is asked of them ('room', 'web address')."""
+                  followed: set[str]) -> Lack:
+    """Whether the evidence answers the question already, and if not, what to look for next.
+
+    That is the names to follow (not in `followed`, normalised), or a list that continues beyond what is held.
+    """
     expected, found = best_chains(question, understanding, evidence)
-    if found and answers(found[0], expected):
-        return True, [], []
+    if expected.kind == "list":
+        units, rank_of = evidence_units(evidence)
+        unfinished_lists = unfinished(question, expected, read(question, expected, units, rank_of))
+        if unfinished_lists:
+            return Lack(False, unfinished=unfinished_lists, asked_of=head_phrase(question))
+    if synthesise(question, understanding, evidence, None).claims:
+        return Lack(True)
     names: dict[str, None] = {}
     best: list[Chain] = sorted(found, key=lambda c: -c.coverage)[:CHAINS_READ]
     for chain in best:
         for name in names_in(chain.last, question):
             if normalise_name(name) not in followed:
                 names.setdefault(name, None)
-    return False, list(names)[:MAX_LINKS], head_phrase(question)
+    return Lack(False, list(names)[:MAX_LINKS], head_phrase(question))

@@ -66,8 +66,10 @@ class _Names:
                 and (" " in n or self.counts.get(n, 0) <= RARE) and not n.isdigit()}
 
     def stated(self, reading: Reading) -> set[str]:
-        """What a unit is about: the names it states, its document's title, and the names of the sentence before
-        it (a 'she' or 'it' usually refers back to them)."""
+        """What a unit is about: the names it states, its document's title, the names of the sentence before it.
+
+        A 'she' or 'it' usually refers back to the sentence before.
+        """
         return self.mentioned[id(reading)] | title_keys(reading.unit.evidence.title) | self.before.get(id(reading),
                                                                                                       set())
 

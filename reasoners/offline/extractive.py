@@ -1,12 +1,16 @@
-"""Offline synthesis: read the evidence for the unit (or chain of units) that answers the question, render it as
-claims, and extract the short answer. Claims are the evidence's own sentences, cleaned, so each is grounded in the
-chunk it cites."""
+"""Offline synthesis: the claims that answer the question, and its short answer.
+
+It reads the evidence for the unit (or chain of units) that answers, renders it as claims and extracts the value
+asked for. Claims are the evidence's own sentences, cleaned, so each is grounded in the chunk it cites.
+"""
 
 from __future__ import annotations
 
 from graph.models import Assessment, Claim, Draft, Evidence, Understanding
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.chains import Chain, chains
+from reasoners.offline.compare import choose, sides, yes_or_no
+from reasoners.offline.lists import list_items
 from reasoners.offline.reading import Reading, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.units import Unit, units_of
@@ -43,12 +47,46 @@ def _claim(reading: Reading, question: str) -> Claim:
     return Claim(text=render(reading.unit, question), citations=[reading.unit.evidence.chunk_id])
 
 
+def join_items(names: list[str]) -> str:
+    """'A, B and C'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _draft(question: str, readings: list[Reading], short_answer: str | None) -> Draft:
+    claims: dict[str, Claim] = {}
+    for r in readings:
+        claim = _claim(r, question)
+        claims.setdefault(claim.text, claim)
+    return Draft(claims=list(claims.values()), short_answer=short_answer)
+
+
 def synthesise(question: str, understanding: Understanding, evidence: list[Evidence],
                assessment: Assessment | None) -> Draft:
     """The claims that answer the question, in reading order, and the short answer; none when nothing answers."""
-    expected, found = best_chains(question, understanding, evidence)
+    expected = expected_answer(question, understanding.query_class)
+    units, rank_of = evidence_units(evidence)
+    weights = term_weights(question, units)
+    readings = read(question, expected, units, rank_of, weights)
+    relevant = [r for r in readings if r.coverage >= MIN_COVERAGE / 2]
+    if expected.kind == "choice" and relevant:
+        picked = choose(question, expected.options, relevant, weights)
+        if picked:
+            return _draft(question, picked[1], picked[0])
+    if expected.kind == "yes_no" and relevant and max(r.coverage for r in relevant) >= MIN_COVERAGE:
+        said = yes_or_no(question, understanding.entities, relevant, weights)
+        if said:
+            return _draft(question, said[1], said[0])
+    if expected.kind == "list" and relevant and max(r.coverage for r in relevant) >= MIN_COVERAGE:
+        listed = list_items(question, expected, readings)
+        if listed:
+            return _draft(question, listed[0], join_items(listed[1]))
+    if understanding.query_class == "comparison" and len(understanding.entities) >= 2:
+        compared = sides(understanding.entities, [r for r in readings if r.coverage >= MIN_COVERAGE * 0.8])
+        if len(compared) >= 2:
+            short = "; ".join(f"{e}: {r.answer}" for e, r in zip(understanding.entities, compared, strict=False))
+            return _draft(question, compared, short if expected.wants_value else None)
+    found = chains(readings, question, weights)
     if not found or not answers(found[0], expected):
         return Draft()
     best = found[0]
-    return Draft(claims=[_claim(r, question) for r in best.readings],
-                 short_answer=best.answer if expected.wants_value else None)
+    return _draft(question, list(best.readings), best.answer if expected.wants_value else None)

@@ -10,6 +10,7 @@ FIRST_HOP_K = 3
 ENTITY_K = 1
 GAP_K = 2
 LINK_K = 2
+LIST_K = 4
 
 
 def _attribute_terms(question: str, entity_terms: set[str]) -> str:
@@ -57,6 +58,9 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
         if gap.context and not gap.bridge_entities:
             searches.append((f"{question} {gap.context}", "hybrid",
                              "bridge: the question with its best evidence sentence"))
+    elif gap.kind == "unfinished_list":
+        for title in gap.bridge_entities[:2]:
+            searches.append((f"{title} {' '.join(gap.terms)}".strip(), "hybrid", f"the rest of {title}"))
     elif gap.kind == "uncovered_subquery":
         searches.append((" ".join(gap.terms) or question, "keyword", f"uncovered {gap.subquery_id}"))
     elif gap.kind == "missing_terms":
@@ -69,7 +73,7 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
         if text.strip() and (_normalised(text), mode) not in done:
             done.add((_normalised(text), mode))
             new.append(SubQuery(id=f"r{hop}.{len(new) + 1}", text=text, mode=mode, purpose=purpose,
-                                k=LINK_K if mode == "title" else GAP_K))
+                                k=LINK_K if mode == "title" else LIST_K if purpose.startswith("the rest") else GAP_K))
     if not new:
         return Refinement(action="stop", reason=f"gap ({gap.description}) has no new search left to try")
     return Refinement(action="retrieve", subqueries=new, reason=gap.description)

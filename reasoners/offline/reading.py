@@ -90,8 +90,10 @@ def term_weights(question: str, units: list[Unit]) -> dict[str, float]:
 
 
 def coverage(units: list[Unit], weights: dict[str, float]) -> float:
-    """Weighted share of the question's stems in the units (a chain reads as one), context words counting
-    `CONTEXT_SHARE` and the rest of their chunks `PASSAGE_SHARE`."""
+    """Weighted share of the question's stems in the units (a chain reads as one).
+
+    Context words count `CONTEXT_SHARE` and the rest of their chunks `PASSAGE_SHARE`.
+    """
     total = sum(weights.values())
     if not total:
         return 0.0
@@ -123,8 +125,10 @@ def _asked(span: str, kind: str, question: str, question_stems: set[str], questi
 
 
 def _cell_fit(cell: Cell, expected: Expected, question_stems: set[str]) -> float:
-    """How strongly a cell's header says it holds what is asked: the head noun, a header word of the kind, or a
-    column the question names ('Lisbon')."""
+    """How strongly a cell's header says it holds what is asked.
+
+    It names the head noun (1.0), is a header word of the kind (0.8), or is a column the question names (0.6).
+    """
     if not cell.header:
         return 0.0
     header = stems(cell.header)
@@ -139,8 +143,11 @@ def _cell_fit(cell: Cell, expected: Expected, question_stems: set[str]) -> float
 
 
 def answer_span(unit: Unit, expected: Expected, question: str) -> tuple[str, float] | None:
-    """The value of the expected kind in `unit` that the question does not state, and how well its table cell
-    fits what is asked (0 to 1; 0 outside tables); None when there is none."""
+    """The value of the expected kind in `unit` that the question does not state, with its cell's fit.
+
+    The fit says how well the table cell holding it fits what is asked (0 to 1; 0 outside tables). None when there
+    is no such value.
+    """
     kinds = _SPAN_KINDS.get(expected.kind)
     if not kinds:
         return None

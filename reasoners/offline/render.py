@@ -1,5 +1,8 @@
-"""Claims as clean sentences: no markdown emphasis, bullets or pipes; table rows read with their row and column
-names ('Annual leave, Lisbon: 25 working days'); a list item keeps the lead-in it completes."""
+"""Claims as clean sentences: no markdown emphasis, bullets or pipes.
+
+Table rows read with their row and column names ('Annual leave, Lisbon: 25 working days'); a list item keeps the
+lead-in it completes.
+"""
 
 from __future__ import annotations
 

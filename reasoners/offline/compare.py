@@ -1,0 +1,113 @@
+"""Questions about two or more named things: pick between them, compare their values, or say yes or no.
+
+- A choice ('Which is older, X or Y?', 'Is X or Y the genus of more species?') reads the best unit about each option
+  and compares their dates or numbers in the asked direction; without a direction, the option whose unit says more
+  of the question wins.
+- A comparison ('the stipend in Lisbon versus Toronto') answers with each side's value.
+- Yes or no: yes when the best unit about each named thing says what the question asks of it, without a negation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reasoners.offline.reading import Reading, coverage
+from reasoners.offline.spans import spans
+from reasoners.text import stems, values
+
+_EARLY = re.compile(r"\b(older|oldest|first|earlier|earliest|before|sooner|longer ago|established)\b", re.I)
+_LATE = re.compile(r"\b(younger|youngest|newer|newest|later|latest|recent(ly)?|last|more recently)\b", re.I)
+_MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|higher|highest|longer|longest|taller|tallest|"
+                   r"greater|greatest|further|farther|heavier|wider|deeper)\b", re.I)
+_LESS = re.compile(r"\b(fewer|fewest|less|least|smaller|smallest|lower|lowest|shorter|shortest|lighter|"
+                   r"narrower|cheaper)\b", re.I)
+_NEGATION = re.compile(r"\b(not|no|never|cannot|can't|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|"
+                       r"neither|nor|none|without|only)\b", re.I)
+_YEAR = re.compile(r"\b(1[0-9]\d\d|20\d\d)\b")
+AGREE = 0.5
+"""A unit says what a yes/no question asks of a thing when it covers this share of the rest of the question."""
+
+
+def about(option: str, readings: list[Reading]) -> list[Reading]:
+    """The units about `option`: it stands in the unit or its document's title."""
+    own = stems(option)
+    if not own:
+        return []
+    need = max(1, (len(own) + 1) // 2)
+    return [r for r in readings if len(own & (r.unit.stems | stems(r.unit.evidence.title))) >= need]
+
+
+def _first_year(reading: Reading) -> int | None:
+    found = _YEAR.findall(reading.unit.plain)
+    return int(found[0]) if found else None
+
+
+def _first_number(reading: Reading, question: str) -> float | None:
+    asked = set(values(question))
+    for value in spans("number", reading.unit.plain):
+        digits = re.sub(r"[^\d.]", "", value.split()[0] if value.split() else value)
+        if digits and value not in asked and not _YEAR.fullmatch(digits):
+            try:
+                return float(digits)
+            except ValueError:
+                continue
+    return None
+
+
+def choose(question: str, options: tuple[str, ...], readings: list[Reading], weights: dict[str, float]
+           ) -> tuple[str, list[Reading]] | None:
+    """The option the evidence supports, and the unit read for each option (best first per option)."""
+    rest = {k: w for k, w in weights.items() if not any(k in stems(o) for o in options)}
+    best: dict[str, Reading] = {}
+    for option in options:
+        found = about(option, readings)
+        if found:
+            best[option] = max(found, key=lambda r: coverage([r.unit], rest) if rest else r.coverage)
+    if not best:
+        return None
+    units = [best[o] for o in options if o in best]
+    early, late = _EARLY.search(question), _LATE.search(question)
+    more, less = _MORE.search(question), _LESS.search(question)
+    if (early or late) and len(best) == len(options):
+        years = {o: _first_year(r) for o, r in best.items()}
+        if all(y is not None for y in years.values()):
+            pick = min if early and not late else max
+            return pick(options, key=lambda o: years[o] or 0), units
+    if (more or less) and len(best) == len(options):
+        numbers = {o: _first_number(r, question) for o, r in best.items()}
+        if all(n is not None for n in numbers.values()):
+            pick = max if more and not less else min
+            return pick(options, key=lambda o: numbers[o] or 0.0), units
+    scored = {o: coverage([r.unit], rest) if rest else r.coverage for o, r in best.items()}
+    return max(scored, key=lambda o: scored[o]), units
+
+
+def yes_or_no(question: str, entities: list[str], readings: list[Reading], weights: dict[str, float]
+              ) -> tuple[str, list[Reading]] | None:
+    """'yes' when every named thing's best unit says the rest of the question without a negation, else 'no'."""
+    named = [e for e in entities if stems(e)] or [""]
+    rest = {k: w for k, w in weights.items() if not any(k in stems(e) for e in named)}
+    units: list[Reading] = []
+    agree = True
+    for entity in named:
+        found = about(entity, readings) if entity else readings
+        if not found:
+            return None
+        best = max(found, key=lambda r: coverage([r.unit], rest) if rest else r.coverage)
+        units.append(best)
+        said = coverage([best.unit], rest) if rest else best.coverage
+        negated = bool(_NEGATION.search(best.unit.plain)) and not _NEGATION.search(question)
+        agree = agree and said >= AGREE and not negated
+    return ("yes" if agree else "no"), units
+
+
+def sides(entities: list[str], readings: list[Reading]) -> list[Reading]:
+    """For a comparison, the best answering unit about each compared thing (at most three)."""
+    chosen: list[Reading] = []
+    for entity in entities[:3]:
+        found = [r for r in about(entity, readings) if r.answer is not None]
+        if found:
+            best = max(found, key=lambda r: r.score)
+            if best not in chosen:
+                chosen.append(best)
+    return chosen

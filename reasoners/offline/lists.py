@@ -1,0 +1,173 @@
+"""Lists: questions answered by several rows or items ('Which rooms seat 12 or more?', 'holidays both offices observe').
+
+The items come from the rows and list items of the documents the question is about (their titles and headings say
+it), filtered by what the question constrains: a number ('12 or more', 'at least 5'), a month ('in June'), and, for
+'both X and Y', the items every side's document lists. Each item is named by the cell whose header names what is
+asked ('Holiday: Good Friday'), else its label or first name.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+
+from reasoners.offline.answer_types import Expected
+from reasoners.offline.compare import about
+from reasoners.offline.reading import Reading
+from reasoners.offline.spans import finditer
+from reasoners.text import stem, stems
+from retrieval.titles import normalise_name
+
+MAX_ITEMS = 12
+SOURCE_SHARE = 0.6
+"""A document is a source of the list when its items cover this share of what the best source's cover."""
+_MONTHS = ("january february march april may june july august september october november december").split()
+_BOUNDS: list[tuple[re.Pattern[str], Callable[[float, float], bool]]] = [
+    (re.compile(r"(\d[\d,.]*)\s*(?:or more|or greater|or above|or over|\+|and (?:up|above|over))"), operator.ge),
+    (re.compile(r"(?:at least|minimum of|no fewer than|no less than)\s*(\d[\d,.]*)"), operator.ge),
+    (re.compile(r"(?:more than|over|above|greater than|exceeding)\s*(\d[\d,.]*)"), operator.gt),
+    (re.compile(r"(\d[\d,.]*)\s*or (?:less|fewer|below|under)"), operator.le),
+    (re.compile(r"(?:at most|up to|no more than|maximum of)\s*(\d[\d,.]*)"), operator.le),
+    (re.compile(r"(?:less than|fewer than|under|below)\s*(\d[\d,.]*)"), operator.lt),
+]
+_NUMBER = re.compile(r"(?<![\w.-])\d[\d,]*(?:\.\d+)?(?![\w-]|\.\d)")
+
+
+def _bound(question: str) -> tuple[Callable[[float, float], bool], float] | None:
+    for pattern, compare in _BOUNDS:
+        match = pattern.search(question.lower())
+        if match:
+            return compare, float(match.group(1).replace(",", ""))
+    return None
+
+
+def _meets(reading: Reading, bound: tuple[Callable[[float, float], bool], float]) -> bool:
+    """Whether a number the unit states (not part of its name) meets the bound."""
+    text = reading.unit.plain
+    name = item_name(reading, Expected("list"))
+    numbers = [float(n.replace(",", "")) for n in _NUMBER.findall(text.replace(name, " ", 1) if name else text)]
+    compare, limit = bound
+    return bool(numbers) and compare(numbers[0], limit)
+
+
+def named(reading: Reading, expected: Expected) -> tuple[int, str]:
+    """What an item is called, and how surely.
+
+    3: the cell whose header names the asked-for thing; 2: the row's label; 1: the words before a dash or colon;
+    0: its first name; -1: nothing.
+    """
+    head = stem(expected.head) if expected.head else ""
+    cells = reading.unit.cells
+    for cell in cells:
+        if cell.header and head and head in stems(cell.header):
+            return 3, cell.value
+    label = next((c.value for c in cells if not c.header), "")
+    if label:
+        return 2, label
+    text = reading.unit.plain
+    lead = re.split(r"\s+[-–—]\s+|:\s", text, maxsplit=1)[0]
+    if lead != text and len(lead.split()) <= 6:
+        return 1, lead.strip()
+    names = [text[s:e] for s, e in finditer("name", text)]
+    return (0, names[0]) if names else (-1, "")
+
+
+def item_name(reading: Reading, expected: Expected) -> str:
+    return named(reading, expected)[1]
+
+
+def _is_item(reading: Reading) -> bool:
+    unit = reading.unit
+    return bool(unit.cells) or bool(unit.lead) or len(unit.plain.split()) <= 14
+
+def _sources(readings: list[Reading], expected: Expected) -> set[str]:
+    """The documents the question is about.
+
+    They name the listed thing ('holidays'), and their best unit covers nearly as much as the best one's.
+    """
+    head = stem(expected.head) if expected.head else ""
+    by_doc: dict[str, float] = {}
+    for r in readings:
+        if head and head not in r.unit.stems | r.unit.context_stems | r.unit.chunk_stems:
+            continue
+        by_doc[r.unit.evidence.doc_id] = max(by_doc.get(r.unit.evidence.doc_id, 0.0), r.coverage)
+    best = max(by_doc.values(), default=0.0)
+    return {doc for doc, score in by_doc.items() if score >= SOURCE_SHARE * best}
+
+
+def _sources_of(sides: list[str], readings: list[Reading], expected: Expected) -> set[str]:
+    if not sides:
+        return _sources(readings, expected)
+    return set().union(*(_sources(about(side, readings), expected) for side in sides))
+
+
+def both_sides(question: str) -> list[str]:
+    """The names joined by 'both X and Y' ('both the Lisbon and the Toronto offices' -> Lisbon, Toronto)."""
+    match = re.search(r"\bboth\s+(?:the\s+)?(.+?)\s+and\s+(?:the\s+)?(\S+(?:\s+[A-Z]\S*)*)", question)
+    if not match:
+        return []
+    return [side.strip(" ?,.") for side in match.groups()]
+
+
+def list_items(question: str, expected: Expected, readings: list[Reading]
+               ) -> tuple[list[Reading], list[str]] | None:
+    """The item units that answer a list question, and their names; None when no list is found."""
+    sides = both_sides(question)
+    sources = _sources_of(sides, readings, expected)
+    items = [r for r in readings if r.unit.evidence.doc_id in sources and _is_item(r) and item_name(r, expected)]
+    months = [m for m in _MONTHS if re.search(rf"\b{m}\b", question.lower())]
+    if months:
+        items = [r for r in items if any(m in r.unit.plain.lower() for m in months)]
+    bound = _bound(question)
+    if bound:
+        items = [r for r in items if _meets(r, bound)]
+    if not items:
+        return None
+    surest = max(named(r, expected)[0] for r in items)
+    items = [r for r in items if named(r, expected)[0] == surest]
+    items.sort(key=lambda r: (r.unit.evidence.doc_id, r.unit.evidence.chunk_id, r.unit.position))
+    if len(sides) >= 2:
+        return _common(sides, items, expected)
+    return _named(items, expected)
+
+
+def unfinished(question: str, expected: Expected, readings: list[Reading]) -> list[str]:
+    """Titles of the list's source documents whose last held chunk ends inside the list (the next is not held)."""
+    sides = both_sides(question)
+    sources = _sources_of(sides, readings, expected)
+    held: dict[str, set[int]] = {}
+    for r in readings:
+        chunk = r.unit.evidence.chunk_id
+        if r.unit.evidence.doc_id in sources and chunk.rpartition("#")[2].isdigit():
+            held.setdefault(r.unit.evidence.doc_id, set()).add(int(chunk.rpartition("#")[2]))
+    titles = []
+    for doc, ordinals in held.items():
+        last = [r for r in readings if r.unit.evidence.chunk_id == f"{doc}#{max(ordinals)}"]
+        ends_in_list = bool(last) and _is_item(max(last, key=lambda r: r.unit.position))
+        if ends_in_list or set(range(max(ordinals) + 1)) - ordinals:
+            titles.append(last[0].unit.evidence.title if last else doc)
+    return titles
+
+
+def _named(chosen: list[Reading], expected: Expected) -> tuple[list[Reading], list[str]] | None:
+    names: dict[str, Reading] = {}
+    for r in chosen:
+        names.setdefault(normalise_name(item_name(r, expected)), r)
+    if not names:
+        return None
+    picked = list(names.values())[:MAX_ITEMS]
+    return picked, [item_name(r, expected) for r in picked]
+
+
+def _common(sides: list[str], items: list[Reading], expected: Expected) -> tuple[list[Reading], list[str]] | None:
+    """Items every side's document lists (by name, ignoring what a parenthesis adds)."""
+    def key(r: Reading) -> str:
+        return normalise_name(re.sub(r"\s*\(.*?\)", "", item_name(r, expected)))
+
+    per_side = [{key(r): r for r in about(side, items)} for side in sides]
+    shared = [k for k in per_side[0] if k and all(k in other for other in per_side[1:])]
+    if not shared:
+        return None
+    picked = [side[k] for k in shared[:MAX_ITEMS] for side in per_side]
+    return picked, [min((item_name(side[k], expected) for side in per_side), key=len) for k in shared[:MAX_ITEMS]]
