@@ -11,6 +11,10 @@ from policies.errors import BoundloopError
 from retrieval.errors import SearchTimeout
 
 
+MAX_HELD_EXTRA = 6
+"""How many more results a search asks for so that passages already held do not crowd out new ones."""
+
+
 def retrieve(state: LoopState, context: RunContext) -> Outcome:
     """Runs each pending search with the time left as its timeout; no call starts once the count is spent."""
     executed = set(state.get("executed", []))
@@ -21,6 +25,7 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
     calls = 0
     update: dict = {"next_step": "evaluate"}
     reason = f"hop {hop}"
+    held = {e.chunk_id for e in state.get("evidence", [])}
     for query in pending:
         usage = context.usage(dict(state), retrieval_calls=calls)
         stop = check_before_retrieval_call(usage, context.limits)
@@ -30,8 +35,10 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
         calls += 1
         ran.append(query.id)
         try:
+            # a later hop asks for k passages it does not hold yet: held ones come back too, and count for nothing
             hits = context.searcher.search(
-                query.text, k=query.k, mode=query.mode, timeout=remaining_seconds(usage, context.limits)
+                query.text, k=query.k + min(len(held), MAX_HELD_EXTRA), mode=query.mode,
+                timeout=remaining_seconds(usage, context.limits),
             )
         except SearchTimeout:
             update["stop_reason"], reason = "time", f"{query.id} ran out of time"
@@ -39,10 +46,11 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
         except BoundloopError as exc:
             update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
             break
+        new = [h.chunk_id for h in hits if h.chunk_id not in held][: query.k]
         evidence.extend(
             Evidence(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, text=h.text, score=h.score, hop=hop,
                      found_by=[query.id], rank=rank, page=h.page)
-            for rank, h in enumerate(hits, start=1)
+            for rank, h in enumerate(hits, start=1) if h.chunk_id in held or h.chunk_id in new
         )
     update.update(evidence=evidence, executed=ran, retrieval_calls=calls, hops=1 if calls else 0)
     found = len({e.chunk_id for e in evidence})

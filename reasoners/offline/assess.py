@@ -154,7 +154,8 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
         gap = Gap(kind="uncovered_subquery", subquery_id=c.subquery_id, terms=[query.text],
                   description=f"{c.subquery_id} not covered (missing {', '.join(c.missing_terms) or 'support'})")
     elif question_coverage > 0 and bridges_run < MAX_BRIDGE_HOPS and (
-            not lack.answered or (bridges_run == 0 and (missing or understanding.query_class == "multi_hop"))):
+            not lack.answered or (bridges_run == 0 and (missing or understanding.query_class == "multi_hop")
+                                  and understanding.query_class != "aggregation")):
         followed = set().union(*(stems(q.text) for q in bridges if q.mode != "title")) if bridges else set()
         candidates = lack.links + [c for c in bridge_entities(question, understanding, evidence, followed)
                                    if c not in lack.links]

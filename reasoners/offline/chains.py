@@ -9,6 +9,7 @@ question does not state. A chain is scored by what all its units cover together,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -24,6 +25,8 @@ RARE = 3
 """A single-word name links only if at most this many units mention it."""
 CANDIDATES = 40
 """Only the best-covering units start or continue chains."""
+_IDENTITY = re.compile(r"\b(name|role|team|person|who|system|tool|title|owner|lead|room|contact|service)\b", re.I)
+_PRONOUN = re.compile(r"^(she|he|her|his|it|its|they|their|this|these)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -47,14 +50,16 @@ class Chain:
 
 
 class _Names:
-    """Which names each unit mentions, normalised, and which of them may link."""
+    """Which names each unit points to, and which names say what each unit is about (its subjects)."""
 
     def __init__(self, readings: list[Reading], question: str) -> None:
         self.asked = {normalise_name(n) for n in name_spans(question)} | {normalise_name(question)}
         self.mentioned = {id(r): {normalise_name(n) for n in name_spans(r.unit.plain)} for r in readings}
+        self._subjects = {id(r): _subjects_of(r) for r in readings}
         by_place = {(r.unit.evidence.chunk_id, r.unit.position): r for r in readings}
-        self.before = {id(r): self.mentioned[id(by_place[(r.unit.evidence.chunk_id, r.unit.position - 1)])]
-                       for r in readings if (r.unit.evidence.chunk_id, r.unit.position - 1) in by_place}
+        self.before = {id(r): self._subjects[id(by_place[(r.unit.evidence.chunk_id, r.unit.position - 1)])]
+                       for r in readings if _PRONOUN.match(r.unit.plain)
+                       and (r.unit.evidence.chunk_id, r.unit.position - 1) in by_place}
         counts: dict[str, int] = {}
         for names in self.mentioned.values():
             for name in names:
@@ -63,15 +68,29 @@ class _Names:
 
     def linking(self, reading: Reading) -> set[str]:
         return {n for n in self.mentioned[id(reading)] if n not in self.asked
-                and (" " in n or self.counts.get(n, 0) <= RARE) and not n.isdigit()}
+                and (" " in n or self.counts.get(n, 0) <= RARE) and not n[:1].isdigit()}
 
     def stated(self, reading: Reading) -> set[str]:
-        """What a unit is about: the names it states, its document's title, the names of the sentence before it.
+        """What a unit is about: its subjects and its document's title.
 
-        A 'she' or 'it' usually refers back to the sentence before.
+        A unit that opens with 'she', 'her' or 'it' is about the subject of the sentence before it.
         """
-        return self.mentioned[id(reading)] | title_keys(reading.unit.evidence.title) | self.before.get(id(reading),
-                                                                                                      set())
+        return self._subjects[id(reading)] | title_keys(reading.unit.evidence.title) | self.before.get(
+            id(reading), set())
+
+
+def _subjects_of(reading: Reading) -> set[str]:
+    """The names a unit is about: the name it opens with, its row label, and cells that name someone or something."""
+    unit = reading.unit
+    names = {normalise_name(c.value) for c in unit.cells if not c.header or _IDENTITY.search(c.header)}
+    names |= {normalise_name(n) for c in unit.cells if not c.header or _IDENTITY.search(c.header)
+              for n in name_spans(c.value)}
+    text = unit.plain
+    head = re.split(r":\s|\s[-–—]\s|\(", text, maxsplit=1)[0]
+    if len(head) > 80:
+        head = " ".join(text.split()[:6])
+    names |= {normalise_name(n) for n in name_spans(head)}
+    return names - {""}
 
 
 @dataclass

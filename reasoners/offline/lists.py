@@ -42,13 +42,32 @@ def _bound(question: str) -> tuple[Callable[[float, float], bool], float] | None
     return None
 
 
-def _meets(reading: Reading, bound: tuple[Callable[[float, float], bool], float]) -> bool:
-    """Whether a number the unit states (not part of its name) meets the bound."""
+_MEASURE = re.compile(r"\b(capacity|seats?|seated|people|persons|size|count|total|max(?:imum)?|min(?:imum)?|"
+                      r"limit|amount|price|cost)\b", re.I)
+
+
+def _meets(reading: Reading, bound: tuple[Callable[[float, float], bool], float], question: str) -> bool:
+    """Whether the number the unit states for what the question bounds meets the bound.
+
+    That is the number next to a measure word or a question word ('capacity 16' for 'seat 12 or more'), else the
+    first that is not part of a date.
+    """
     text = reading.unit.plain
-    name = item_name(reading, Expected("list"))
-    numbers = [float(n.replace(",", "")) for n in _NUMBER.findall(text.replace(name, " ", 1) if name else text)]
+    asked = stems(question)
+    fallback: float | None = None
+    for match in _NUMBER.finditer(text):
+        around = text[max(0, match.start() - 30):match.start()] + " " + text[match.end():match.end() + 15]
+        words = re.findall(r"[A-Za-z]+", around)
+        dated = re.search(r"\b(" + "|".join(_MONTHS) + r"|Q[1-4])\b", around, re.I)
+        if dated or ":" in text[match.end():match.end() + 1]:
+            continue
+        value = float(match.group(0).replace(",", ""))
+        if _MEASURE.search(around) or stems(" ".join(words[-3:])) & asked:
+            compare, limit = bound
+            return compare(value, limit)
+        fallback = value if fallback is None else fallback
     compare, limit = bound
-    return bool(numbers) and compare(numbers[0], limit)
+    return fallback is not None and compare(fallback, limit)
 
 
 def named(reading: Reading, expected: Expected) -> tuple[int, str]:
@@ -81,7 +100,7 @@ def _is_item(reading: Reading) -> bool:
     unit = reading.unit
     return bool(unit.cells) or bool(unit.lead) or len(unit.plain.split()) <= 14
 
-def _sources(readings: list[Reading], expected: Expected) -> set[str]:
+def _sources(readings: list[Reading], expected: Expected, asked: set[str]) -> set[str]:
     """The documents the question is about.
 
     They name the listed thing ('holidays'), and their best unit covers nearly as much as the best one's.
@@ -91,15 +110,17 @@ def _sources(readings: list[Reading], expected: Expected) -> set[str]:
     for r in readings:
         if head and head not in r.unit.stems | r.unit.context_stems | r.unit.chunk_stems:
             continue
-        by_doc[r.unit.evidence.doc_id] = max(by_doc.get(r.unit.evidence.doc_id, 0.0), r.coverage)
+        # what the document is called says most about whether it holds the list
+        titled = len(stems(r.unit.evidence.title) & asked) / max(len(asked), 1)
+        by_doc[r.unit.evidence.doc_id] = max(by_doc.get(r.unit.evidence.doc_id, 0.0), r.coverage + titled)
     best = max(by_doc.values(), default=0.0)
     return {doc for doc, score in by_doc.items() if score >= SOURCE_SHARE * best}
 
 
-def _sources_of(sides: list[str], readings: list[Reading], expected: Expected) -> set[str]:
+def _sources_of(sides: list[str], readings: list[Reading], expected: Expected, asked: set[str]) -> set[str]:
     if not sides:
-        return _sources(readings, expected)
-    return set().union(*(_sources(about(side, readings), expected) for side in sides))
+        return _sources(readings, expected, asked)
+    return set().union(*(_sources(about(side, readings), expected, asked) for side in sides))
 
 
 def both_sides(question: str) -> list[str]:
@@ -114,14 +135,14 @@ def list_items(question: str, expected: Expected, readings: list[Reading]
                ) -> tuple[list[Reading], list[str]] | None:
     """The item units that answer a list question, and their names; None when no list is found."""
     sides = both_sides(question)
-    sources = _sources_of(sides, readings, expected)
+    sources = _sources_of(sides, readings, expected, stems(question))
     items = [r for r in readings if r.unit.evidence.doc_id in sources and _is_item(r) and item_name(r, expected)]
     months = [m for m in _MONTHS if re.search(rf"\b{m}\b", question.lower())]
     if months:
         items = [r for r in items if any(m in r.unit.plain.lower() for m in months)]
     bound = _bound(question)
     if bound:
-        items = [r for r in items if _meets(r, bound)]
+        items = [r for r in items if _meets(r, bound, question)]
     if not items:
         return None
     surest = max(named(r, expected)[0] for r in items)
@@ -135,7 +156,7 @@ def list_items(question: str, expected: Expected, readings: list[Reading]
 def unfinished(question: str, expected: Expected, readings: list[Reading]) -> list[str]:
     """Titles of the list's source documents whose last held chunk ends inside the list (the next is not held)."""
     sides = both_sides(question)
-    sources = _sources_of(sides, readings, expected)
+    sources = _sources_of(sides, readings, expected, stems(question))
     held: dict[str, set[int]] = {}
     for r in readings:
         chunk = r.unit.evidence.chunk_id
