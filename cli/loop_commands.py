@@ -42,6 +42,8 @@ def add_stats(sub: argparse._SubParsersAction) -> None:
 def _print_result(result: dict[str, Any]) -> None:
     status = result["status"]
     if status == "answered":
+        if result.get("short_answer"):
+            print(f"Answer: {result['short_answer']}\n")
         print(result["answer"])
         print("\nSources:")
         for c in result["citations"]:

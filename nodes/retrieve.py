@@ -10,7 +10,6 @@ from policies.budget import check_before_retrieval_call, remaining_seconds
 from policies.errors import BoundloopError
 from retrieval.errors import SearchTimeout
 
-
 MAX_HELD_EXTRA = 6
 """How many more results a search asks for so that passages already held do not crowd out new ones."""
 

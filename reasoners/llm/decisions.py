@@ -47,7 +47,7 @@ def cited_draft(draft: Draft, shown: set[str]) -> tuple[Draft, int]:
         text = _strip_markers(claim.text, shown)
         if citations and text:
             claims.append(Claim(text=text, citations=citations))
-    return Draft(claims=claims), removed
+    return Draft(claims=claims, short_answer=draft.short_answer if claims else None), removed
 
 
 def apply_judgement(verdicts: list[Verdict], judged: list[int], judgement: Judgement) -> tuple[list[Verdict], int]:

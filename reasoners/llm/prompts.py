@@ -15,7 +15,7 @@ import yaml
 
 from policies.errors import BoundloopError
 
-PROMPT_VERSION = "llm-v2"
+PROMPT_VERSION = "llm-v3"
 
 SYSTEM = """\
 You make one decision for an enterprise search assistant that answers employees' questions from company documents.
@@ -51,7 +51,9 @@ Answer the question with at most $max_claims short claims, using only the docume
 - Each claim is one plain sentence stating what the documents say, close to their wording; no [n] markers.
 - citations: the id attribute of every document that states the claim; only ids of the documents below.
 - Prefer current documents over superseded ones; if documents disagree, say so in separate claims, each cited.
-- If the documents do not answer the question, return no claims.
+- short_answer: the value the question asks for, copied exactly from a cited document (an amount with its \
+currency or unit, a date, a name, a code), or yes or no; null when the question asks for an explanation.
+- If the documents do not answer the question, return no claims and a null short_answer.
 
 <question>$question</question>
 

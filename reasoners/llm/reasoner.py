@@ -19,7 +19,7 @@ from reasoners.llm import decisions
 from reasoners.llm.calls import Reply, StructuredCaller
 from reasoners.llm.messages import StepMessages, best_evidence
 from reasoners.llm.prompts import Prompts, load_prompts
-from reasoners.llm.schemas import Judgement, QuestionUnderstanding, SearchPlan
+from reasoners.llm.schemas import Answer, Judgement, QuestionUnderstanding, SearchPlan
 from reasoners.llm.settings import LLMSettings
 from reasoners.offline import OfflineReasoner
 
@@ -79,14 +79,14 @@ class LLMReasoner:
         """Claims citing only the chunks shown; past the token limit, the offline extract instead."""
         shown = best_evidence(evidence)
         try:
-            reply = self.caller.ask("synthesise", Draft, self.messages.synthesise(question, understanding, shown),
+            reply = self.caller.ask("synthesise", Answer, self.messages.synthesise(question, understanding, shown),
                                     budget)
         except BudgetExhausted:
             reply = NOT_SENT
         if reply.value is None:
             offline = self.offline.synthesise(question, understanding, evidence, assessment, budget)
             return _fallback(offline, reply)
-        draft, removed = decisions.cited_draft(reply.value, {e.chunk_id for e in shown})
+        draft, removed = decisions.cited_draft(reply.value.to_draft(), {e.chunk_id for e in shown})
         note = f"{len(draft.claims)} claims drafted by the model"
         note += f"; {removed} citations outside the evidence removed" if removed else ""
         return StepResult(draft, tokens=reply.tokens, note=_repaired(reply, note))

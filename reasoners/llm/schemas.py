@@ -1,9 +1,9 @@
 """Structured-output schemas of the LLM reasoner, valid under OpenAI's and Azure OpenAI's strict structured outputs.
 
-Synthesis answers with `graph.models.Draft` itself. Understanding and planning use mirrors of the loop's models:
-strict mode makes every field required and rejects `default` (Azure refuses the schema), and the loop's
-`Understanding` and `SubQuery` carry defaults; a sub-query's id is the loop's to assign, not the model's. The
-mirrors convert to the loop's models at once. The judgement has its own shape: one check per claim, by index.
+Understanding, planning and synthesis use mirrors of the loop's models: strict mode makes every field required and
+rejects `default` (Azure refuses the schema), and the loop's `Understanding`, `SubQuery` and `Draft` carry defaults;
+a sub-query's id is the loop's to assign, not the model's. The mirrors convert to the loop's models at once. The
+judgement has its own shape: one check per claim, by index.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from graph.models import QueryClass, RetrievalMode, Understanding
+from graph.models import Claim, Draft, QueryClass, RetrievalMode, Understanding
 
 AnswerType = Literal["person", "place", "date", "number", "yes_no", "other"]
 
@@ -44,6 +44,21 @@ class SearchPlan(BaseModel):
     """The searches of the first round."""
 
     searches: list[Search] = Field(description="The searches, the whole question first.")
+
+
+class Answer(BaseModel):
+    """The answer: claims citing the documents, and the value the question asks for."""
+
+    claims: list[Claim] = Field(description="Short claims, each citing the ids of the documents that state it.")
+    short_answer: str | None = Field(
+        description="The value asked for, copied from the documents: an amount with its currency or unit, a date, "
+                    "a name, a code, or yes or no. Null when the question asks for an explanation or the documents "
+                    "do not answer it."
+    )
+
+    def to_draft(self) -> Draft:
+        short = " ".join((self.short_answer or "").split()) or None
+        return Draft(claims=self.claims, short_answer=short)
 
 
 class ClaimCheck(BaseModel):

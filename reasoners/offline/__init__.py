@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from graph.models import (
     Assessment,
     Draft,
@@ -15,6 +17,7 @@ from graph.models import (
 from policies.budget import estimate_tokens
 from reasoners.base import CallBudget, StepResult
 from reasoners.offline import assess, classify, extractive, planning
+from reasoners.offline.similarity import EncoderSimilarity
 
 
 class OfflineReasoner:
@@ -25,7 +28,14 @@ class OfflineReasoner:
     """
 
     name = "offline"
-    prompt_version = "offline-v1"
+    prompt_version = "offline-v2"
+
+    def __init__(self, encoder: Any = None, answerability_model: bool = True) -> None:
+        """Read with `encoder` (MiniLM, loaded on first use if not given) and the answerability model.
+
+        Without the model, coverage alone decides whether a reading answers: how its training data is gathered.
+        """
+        self.similarity = EncoderSimilarity(encoder) if answerability_model else None
 
     def understand(self, question: str, budget: CallBudget) -> StepResult[Understanding]:
         return StepResult(classify.classify(question))
@@ -43,7 +53,7 @@ class OfflineReasoner:
 
     def synthesise(self, question: str, understanding: Understanding, evidence: list[Evidence],
                    assessment: Assessment | None, budget: CallBudget) -> StepResult[Draft]:
-        draft = extractive.synthesise(question, understanding, evidence, assessment)
+        draft = extractive.synthesise(question, understanding, evidence, assessment, self.similarity)
         read = estimate_tokens(question, *(e.text for e in evidence[: extractive.MAX_EVIDENCE]))
         return StepResult(draft, tokens=read + estimate_tokens(*(c.text for c in draft.claims)))
 

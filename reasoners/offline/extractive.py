@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from graph.models import Assessment, Claim, Draft, Evidence, Understanding
 from reasoners.offline.answer_types import Expected, expected_answer
+from reasoners.offline.answerability import Similarity, load_model, probability
 from reasoners.offline.chains import Chain, chains
 from reasoners.offline.compare import choose, sides, yes_or_no
 from reasoners.offline.lists import list_items
 from reasoners.offline.reading import Reading, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.units import Unit, units_of
+from reasoners.text import stem
 
 MAX_EVIDENCE = 12
 MIN_COVERAGE = 0.45
@@ -26,11 +28,19 @@ def evidence_units(evidence: list[Evidence]) -> tuple[list[Unit], dict[str, int]
     return [u for e in ranked for u in units_of(e)], {e.chunk_id: i for i, e in enumerate(ranked)}
 
 
-def answers(chain: Chain, expected: Expected) -> bool:
-    """Whether a chain answers the question: enough of it is covered, and a value is found when one is asked."""
-    if chain.coverage < MIN_COVERAGE:
+def answers(question: str, expected: Expected, ranked: list[Chain], weights: dict[str, float],
+            similarity: Similarity | None) -> bool:
+    """Whether the best chain answers the question.
+
+    A value must be found when one is asked. With a similarity, the answerability model decides; without one (the
+    cheap check evaluate makes), enough of the question must be covered.
+    """
+    best = ranked[0]
+    if best.answer is None and expected.wants_value and expected.kind not in ("other", "yes_no", "list"):
         return False
-    return chain.answer is not None or not expected.wants_value or expected.kind in ("other", "yes_no", "list")
+    if similarity is None:
+        return best.coverage >= MIN_COVERAGE
+    return probability(question, expected, ranked, weights, similarity) >= load_model().threshold
 
 
 def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
@@ -61,8 +71,12 @@ def _draft(question: str, readings: list[Reading], short_answer: str | None) -> 
 
 
 def synthesise(question: str, understanding: Understanding, evidence: list[Evidence],
-               assessment: Assessment | None) -> Draft:
-    """The claims that answer the question, in reading order, and the short answer; none when nothing answers."""
+               assessment: Assessment | None, similarity: Similarity | None = None) -> Draft:
+    """The claims that answer the question, in reading order, and the short answer; none when nothing answers.
+
+    `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
+    check) coverage decides.
+    """
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
@@ -86,7 +100,10 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
             short = "; ".join(f"{e}: {r.answer}" for e, r in zip(understanding.entities, compared, strict=False))
             return _draft(question, compared, short if expected.wants_value else None)
     found = chains(readings, question, weights)
-    if not found or not answers(found[0], expected):
+    if expected.kind == "list":  # no list found: a passage may still answer, if it names what is listed
+        head = stem(expected.head) if expected.head else ""
+        found = [c for c in found if any(head in r.unit.stems | r.unit.context_stems for r in c.readings)]
+    if not found or not answers(question, expected, found, weights, similarity):
         return Draft()
     best = found[0]
     return _draft(question, list(best.readings), best.answer if expected.wants_value else None)

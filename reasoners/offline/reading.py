@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reasoners.offline.answer_types import Expected
+from reasoners.offline.ranges import amounts, held_values
 from reasoners.offline.spans import finditer
 from reasoners.offline.units import Cell, Unit, plain
 from reasoners.text import entities, stem, stems, values
@@ -195,6 +196,8 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
          weights: dict[str, float] | None = None) -> list[Reading]:
     """Every non-heading unit scored for the question, best first."""
     weights = weights if weights is not None else term_weights(question, units)
+    if amounts(question):
+        units = [replace(u, holds=tuple(held)) if (held := held_values(u.plain, question)) else u for u in units]
     question_stems = set(weights)
     head = stem(expected.head) if expected.head else ""
     readings: list[Reading] = []

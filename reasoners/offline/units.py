@@ -48,10 +48,13 @@ class Unit:
     """Whether its document says it is superseded, replaced or no longer valid."""
     is_heading: bool = False
     cells: tuple[Cell, ...] = field(default=())
+    holds: tuple[str, ...] = ()
+    """Amounts the question gives that a range of this unit holds ('EUR 6,200' in 'Above EUR 5,000'): read as
+    stated by it."""
 
     @cached_property
     def stems(self) -> frozenset[str]:
-        return frozenset(stems(self.text))
+        return frozenset(stems(" ".join((self.text, *self.holds))))
 
     @cached_property
     def context_stems(self) -> frozenset[str]:

@@ -1,0 +1,217 @@
+"""Fit the offline reader's answerability model on public dev data: `python3 -m evals.answerability_training`.
+
+Writes `reasoners/offline/answerability.json` (weights, standardisation, threshold, and what it was fitted on).
+Everything is read from `../shared/data` (or `--data`), never copied. Examples:
+
+- answerable questions of HotpotQA `dev.jsonl` (first 300), MuSiQue `dev.jsonl` and 2WikiMultihopQA `dev.jsonl`,
+  each asked against its own pooled passages;
+- SQuAD 2.0 `squad2_dev_normans_rhine.json` questions 301 to 706, answerable or not, against their passages (the
+  first 300 are the set the abstention figure is reported on, so they are left out);
+- questions nothing in the index answers: SelfAware's unanswerable questions asked of the HotpotQA pool; questions
+  of other companies' documents (Contoso's HR and benefits questions, the SEC 10-Q questions) and HotpotQA
+  questions asked of the bundled demo corpus (a company intranet with HR, finance and IT pages, so they share its
+  words but not its facts); MuSiQue questions asked of the 2WikiMultihopQA pool. Only the questions of Contoso and
+  the 10-Qs are used, never their answers or documents.
+
+Each question is asked through the loop as users ask it (the offline reasoner), and the features are read from the
+best chain of its final evidence. Label 1: answerable and the chain holds a gold answer; 0: nothing answers it.
+Answerable questions whose best chain misses the answer are left out: the model judges readings, not questions.
+The fit is an L2 logistic regression on standardised features, the two classes weighted alike; the threshold is
+the one with the best balanced accuracy (the mean of the two classes' accuracies) under 5-fold cross-validation
+grouped by source passage. Takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from evals.answers import contains, normalise
+from evals.corpus import EvalCorpus, asking_user
+from evals.datasets import load_dataset
+from evals.datasets.model import EvalDataset, EvalQuestion
+from evals.demo_questions import load as load_demo
+from evals.index_cache import cached_index
+from evals.systems import SystemRunner
+from graph.models import Understanding
+from policies.budget import BudgetLimits
+from reasoners.offline import OfflineReasoner
+from reasoners.offline.answer_types import expected_answer
+from reasoners.offline.answerability import FEATURES, MODEL_FILE, features
+from reasoners.offline.chains import chains
+from reasoners.offline.extractive import evidence_units
+from reasoners.offline.reading import read, term_weights
+from reasoners.offline.render import render
+from reasoners.offline.similarity import EncoderSimilarity
+from retrieval.embeddings import build_embeddings
+
+SQUAD_REPORTED = 300
+SELFAWARE = 300
+CROSS = 200
+FOLDS = 5
+L2 = 10.0
+
+
+@dataclass
+class Example:
+    row: list[float]
+    label: int
+    group: str
+    source: str
+
+
+def _asked(corpus_of: EvalDataset, questions: list[EvalQuestion], source: str, similarity: EncoderSimilarity,
+           nothing_answers: bool = False) -> list[Example]:
+    """Ask `questions` against `corpus_of`'s passages and read the features of each best chain.
+
+    With `nothing_answers`, the questions come from elsewhere (or have no answer) and are all unanswerable here.
+    """
+    corpus = EvalCorpus.of(corpus_of)
+    encoder = build_embeddings()
+    backend = cached_index(corpus.documents, encoder, f"answerability-{corpus_of.name}-{Path(corpus_of.path).stem}",
+                           None, False)
+    # the loop as users run it, but deciding by coverage: the evidence must not depend on the model being fitted
+    runner = SystemRunner("loop", corpus.resolver(), backend, encoder, BudgetLimits(),
+                          reasoner=OfflineReasoner(answerability_model=False))
+    user = next(iter(corpus_of.directory)) if nothing_answers else None
+    found: list[Example] = []
+    try:
+        for i, q in enumerate(questions):
+            asker = user or asking_user(q, "pooled")
+            result = runner.runner.ask(q.question, asker)
+            state = runner.runner.graph.get_state({"configurable": {"thread_id": result["run_id"]}}).values
+            example = _example(q, state, nothing_answers or not q.answerable, similarity)
+            if example is not None:
+                example.group, example.source = f"{source}:{q.supporting_doc_ids[:1] or q.qid}", source
+                found.append(example)
+            if i % 50 == 0:
+                print(f"{source}: {i}/{len(questions)}", file=sys.stderr)
+    finally:
+        backend.close()
+    return found
+
+
+def _example(q: EvalQuestion, state: dict, unanswerable: bool, similarity: EncoderSimilarity) -> Example | None:
+    understanding = state.get("understanding") or Understanding(query_class="lookup")
+    expected = expected_answer(q.question, understanding.query_class)
+    if expected.kind in ("choice", "yes_no", "list") or understanding.query_class in ("comparison", "out_of_scope"):
+        return None
+    units, rank_of = evidence_units(state.get("evidence", []))
+    weights = term_weights(q.question, units)
+    ranked = chains(read(q.question, expected, units, rank_of, weights), q.question, weights)
+    if not ranked:
+        return None
+    if unanswerable:
+        label = 0
+    else:
+        said = " ".join(render(r.unit, q.question) for r in ranked[0].readings) + " " + (ranked[0].answer or "")
+        if not any(contains(said, gold) for gold in q.answers if normalise(gold)):
+            return None
+        label = 1
+    row = features(q.question, expected, ranked[0], ranked[1] if len(ranked) > 1 else None, weights, similarity)
+    return Example([row[name] for name in FEATURES], label, "", "")
+
+
+def _selfaware(path: Path, limit: int) -> list[EvalQuestion]:
+    rows = json.loads(path.read_text())["example"]
+    unanswerable = [r for r in rows if not r["answerable"]][:limit]
+    return [EvalQuestion(qid=f"selfaware-{r['question_id']}", question=r["question"], answers=(), answerable=False,
+                         qtype="unanswerable", supporting_doc_ids=(), own_doc_ids=()) for r in unanswerable]
+
+
+def collect(data: Path, demo: Path) -> list[Example]:
+    similarity = EncoderSimilarity(build_embeddings("minilm"))
+    hotpot = load_dataset("hotpotqa", data / "hotpotqa/dev.jsonl", 300)
+    musique = load_dataset("musique", data / "musique/dev.jsonl")
+    wiki = load_dataset("2wikimultihopqa", data / "2wikimultihopqa/dev.jsonl", skip_rows_without_context=True)
+    squad = load_dataset("squad2", data / "unanswerable/squad2_dev_normans_rhine.json")
+    company = load_demo(demo, None)
+    examples: list[Example] = []
+    for dataset, name in ((hotpot, "hotpotqa"), (musique, "musique"), (wiki, "2wiki")):
+        examples += _asked(dataset, dataset.questions, name, similarity)
+    tuning = squad.questions[SQUAD_REPORTED:]
+    keep = {d for q in tuning for d in q.supporting_doc_ids + q.own_doc_ids}
+    pool = EvalDataset(squad.name, f"{squad.path}#tuning", tuning,
+                       {k: v for k, v in squad.passages.items() if k in keep}, squad.directory)
+    examples += _asked(pool, pool.questions, "squad2", similarity)
+    selfaware = _selfaware(data / "unanswerable/selfaware.json", SELFAWARE)
+    examples += _asked(hotpot, selfaware, "selfaware", similarity, nothing_answers=True)
+    examples += _asked(company, hotpot.questions[:CROSS], "hotpot-on-company", similarity, nothing_answers=True)
+    for name, folder in (("contoso", "enterprise/contoso"), ("sec10q", "enterprise/sec10q")):
+        other = load_dataset(name, data / folder)
+        examples += _asked(company, other.questions[:CROSS], f"{name}-on-company", similarity, nothing_answers=True)
+    examples += _asked(wiki, musique.questions, "musique-on-2wiki", similarity, nothing_answers=True)
+    return examples
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = L2) -> tuple[np.ndarray, float]:
+    """L2 logistic regression by Newton's method on standardised features; classes weighted to balance."""
+    n, d = x.shape
+    weight = np.where(y == 1, n / (2 * max(y.sum(), 1)), n / (2 * max((1 - y).sum(), 1)))
+    w, b = np.zeros(d), 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(x @ w + b)))
+        g = weight * (p - y)
+        h = weight * p * (1 - p)
+        xb = np.hstack([x, np.ones((n, 1))])
+        hessian = xb.T @ (xb * h[:, None]) + np.diag([l2] * d + [0.0])
+        step = np.linalg.solve(hessian, xb.T @ g + np.append(l2 * w, 0.0))
+        w, b = w - step[:d], b - step[d]
+        if np.abs(step).max() < 1e-8:
+            break
+    return w, b
+
+
+def cross_validated(x: np.ndarray, y: np.ndarray, groups: list[str]) -> np.ndarray:
+    """Out-of-fold probabilities, folds grouped by source passage."""
+    names = sorted(set(groups))
+    fold_of = {g: i % FOLDS for i, g in enumerate(np.random.default_rng(7).permutation(names))}
+    folds = np.array([fold_of[g] for g in groups])
+    p = np.zeros(len(y))
+    for k in range(FOLDS):
+        train, test = folds != k, folds == k
+        w, b = fit(x[train], y[train])
+        p[test] = 1 / (1 + np.exp(-(x[test] @ w + b)))
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    root = Path(__file__).resolve().parent.parent
+    parser.add_argument("--data", type=Path, default=root.parent / "shared" / "data")
+    parser.add_argument("--out", type=Path, default=MODEL_FILE)
+    args = parser.parse_args(argv)
+    examples = collect(args.data, root / "demo")
+    raw = np.array([e.row for e in examples])
+    y = np.array([e.label for e in examples], dtype=float)
+    means, scales = raw.mean(axis=0), raw.std(axis=0) + 1e-9
+    x = (raw - means) / scales
+    p = cross_validated(x, y, [e.group for e in examples])
+    thresholds = np.arange(0.2, 0.81, 0.01)
+    accuracy = [float(((p[y == 1] >= t).mean() + (p[y == 0] < t).mean()) / 2) for t in thresholds]
+    threshold = float(thresholds[int(np.argmax(accuracy))])
+    for t in thresholds[::5]:
+        print(f"threshold {t:.2f}: answers {(p[y == 1] >= t).mean():.3f} of the answerable, declines "
+              f"{(p[y == 0] < t).mean():.3f} of the rest", file=sys.stderr)
+    w, b = fit(x, y)
+    by_source = {s: {"n": sum(e.source == s for e in examples), "answerable": int(sum(e.label for e in examples
+                                                                                       if e.source == s))}
+                 for s in dict.fromkeys(e.source for e in examples)}
+    args.out.write_text(json.dumps({
+        "features": list(FEATURES), "means": means.round(6).tolist(), "scales": scales.round(6).tolist(),
+        "weights": w.round(6).tolist(), "bias": round(float(b), 6), "threshold": round(threshold, 2),
+        "cross_validated_balanced_accuracy": round(max(accuracy), 4), "examples": by_source,
+        "fitted_by": "python3 -m evals.answerability_training",
+    }, indent=1) + "\n")
+    print(f"wrote {args.out}: {len(examples)} examples, threshold {threshold:.2f}, "
+          f"cross-validated balanced accuracy {max(accuracy):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

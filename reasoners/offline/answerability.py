@@ -1,0 +1,129 @@
+"""Whether the best reading answers the question: a small logistic model over reading features.
+
+Answering from a passage that covers the question's words is not enough: a passage about the largest port does not
+answer a question about the smallest, nor does the Lisbon leave table answer a question about sabbaticals. The
+features say how much of the question the reading states and what it leaves out (missing words, an antonym in its
+place, a negation, a number or name the question gives), and how close the passage is in meaning (MiniLM cosine).
+The weights are fitted by `python3 -m evals.answerability_training` on public dev data (see its docstring) and
+stored in `answerability.json` beside this module, with the data they were fitted on.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
+from reasoners.offline.chains import Chain
+from reasoners.offline.reading import GENERIC, TYPED_KINDS
+from reasoners.text import entities, stem, stems, values
+
+Similarity = Callable[[str, list[str]], list[float]]
+"""Cosines between a question and each text (unit vectors of the same encoder)."""
+
+MODEL_FILE = Path(__file__).with_name("answerability.json")
+FEATURES = (
+    "coverage", "missing_chunk", "missing_weight", "antonym", "negation", "number_absent", "entity_absent",
+    "answer_found", "typed", "explanation", "cos_unit", "cos_titled", "margin",
+)
+_ANTONYMS = """largest smallest|most least|more less|first last|before after|increase decrease|north south|east west|
+begin end|start end|high low|higher lower|highest lowest|big small|bigger smaller|biggest smallest|long short|
+longer shorter|longest shortest|old new|older newer|oldest newest|early late|earlier later|earliest latest|
+major minor|upper lower|win lose|won lost|rise fall|maximum minimum|always never|many few|above below|
+inside outside|open close|allow forbid|include exclude|add remove|added removed|accept reject|same different|
+top bottom|wide narrow|widest narrowest|strong weak|rich poor|fast slow|hot cold|dry wet|common rare|
+public private|internal external|full part|past future|ancient modern|success failure|join leave|buy sell"""
+_NEGATION = re.compile(r"\b(not|never|no|none|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE)
+
+
+def _antonym_table() -> dict[str, set[str]]:
+    table: dict[str, set[str]] = {}
+    for pair in _ANTONYMS.replace("\n", "").split("|"):
+        a, b = (stem(w) for w in pair.split())
+        table.setdefault(a, set()).add(b)
+        table.setdefault(b, set()).add(a)
+    return table
+
+
+ANTONYMS = _antonym_table()
+
+
+@dataclass(frozen=True)
+class AnswerabilityModel:
+    """Standardised features, a weight per feature, a bias and the decision threshold."""
+
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+
+    def probability(self, features: dict[str, float]) -> float:
+        z = self.bias + sum(w * (features[name] - m) / s for name, m, s, w in
+                            zip(FEATURES, self.means, self.scales, self.weights, strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@lru_cache(maxsize=1)
+def load_model(path: Path = MODEL_FILE) -> AnswerabilityModel:
+    """The fitted model; its feature list must match `FEATURES`."""
+    data = json.loads(path.read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"{path} was fitted on other features; rerun python3 -m evals.answerability_training")
+    return AnswerabilityModel(tuple(data["means"]), tuple(data["scales"]), tuple(data["weights"]),
+                              float(data["bias"]), float(data["threshold"]))
+
+
+def asked_for(question: str) -> set[str]:
+    """Stems of the words naming what is asked for ('room', 'web address'): the answer supplies them.
+
+    The asked-for phrase counts whole when it is short; a long one ('team won the 2025 hackathon') ran past its
+    noun, so only its words that name a kind of value count.
+    """
+    phrase = head_phrase(question)
+    if len(phrase) <= 3:
+        return stems(" ".join(phrase))
+    return stems(" ".join(word for word in phrase if kind_of_phrase([word])))
+
+
+def features(question: str, expected: Expected, best: Chain, runner_up: Chain | None, weights: dict[str, float],
+             similarity: Similarity) -> dict[str, float]:
+    """What the model reads of the best chain."""
+    units = [r.unit for r in best.readings]
+    inside = frozenset().union(*(u.stems for u in units))
+    around = inside | frozenset().union(*(u.context_stems for u in units))
+    passage = around | frozenset().union(*(u.chunk_stems for u in units))
+    asked = set(weights)
+    head = asked_for(question)
+    missing = [k for k in asked if k not in around and k not in GENERIC and k not in head]
+    total = sum(weights.values()) or 1.0
+    text = " ".join(" ".join((u.plain, *u.holds)) for u in units)
+    titled = f"{units[-1].evidence.title}. {units[-1].plain}"
+    cos_unit, cos_titled = similarity(question, [units[-1].plain, titled])
+    return {
+        "coverage": best.coverage,
+        "missing_chunk": float(sum(k not in passage for k in missing)),
+        "missing_weight": sum(weights[k] for k in missing) / total,
+        "antonym": float(any(k not in around and ANTONYMS.get(k, set()) & around for k in asked)),
+        "negation": float(bool(_NEGATION.search(question)) != bool(_NEGATION.search(text))),
+        "number_absent": float(bool(set(values(question)) - set(values(text + " " + units[-1].evidence.title)))),
+        "entity_absent": float(any(not stems(e) & around for e in entities(question))),
+        "answer_found": float(best.answer is not None or not expected.wants_value),
+        "typed": float(expected.kind in TYPED_KINDS and best.answer is not None),
+        "explanation": float(not expected.wants_value or expected.kind in ("other", "list")),
+        "cos_unit": cos_unit,
+        "cos_titled": cos_titled,
+        "margin": best.score - (runner_up.score if runner_up else 0.0),
+    }
+
+
+def probability(question: str, expected: Expected, ranked: list[Chain], weights: dict[str, float],
+                similarity: Similarity) -> float:
+    """How likely the best chain answers the question."""
+    runner_up = ranked[1] if len(ranked) > 1 else None
+    return load_model().probability(features(question, expected, ranked[0], runner_up, weights, similarity))

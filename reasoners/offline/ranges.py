@@ -1,0 +1,67 @@
+"""Ranges a passage states ('Above EUR 5,000', 'EUR 500 - 5,000') and whether they hold an amount the question gives.
+
+A thresholds table answers for every amount in its bands: 'a claim of EUR 6,200' is in 'Above EUR 5,000'.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+
+_CURRENCY = r"(?:EUR|CAD|USD|GBP|€|\$|£)"
+_AMOUNT = rf"({_CURRENCY})?\s?(\d[\d,]*(?:\.\d+)?)\s?(million|m|k|thousand)?"
+_SCALE = {"million": 1e6, "m": 1e6, "k": 1e3, "thousand": 1e3}
+_BETWEEN = re.compile(rf"{_AMOUNT}\s?(?:–|-|to|and)\s?{_AMOUNT}", re.IGNORECASE)
+_BOUND = re.compile(
+    rf"\b(above|over|more than|exceeding|greater than|from|at least|up to|under|below|less than|at most|within)\s+"
+    rf"{_AMOUNT}", re.IGNORECASE,
+)
+_COMPARE: dict[str, Callable[[float, float], bool]] = {
+    "above": operator.gt, "over": operator.gt, "more than": operator.gt, "exceeding": operator.gt,
+    "greater than": operator.gt, "from": operator.ge, "at least": operator.ge, "up to": operator.le,
+    "under": operator.lt, "below": operator.lt, "less than": operator.lt, "at most": operator.le,
+    "within": operator.le,
+}
+_GIVEN = re.compile(rf"{_CURRENCY}\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|m|k|thousand)\b)?"
+                    rf"|\d[\d,]*(?:\.\d+)?\s?(?:million|thousand)?\s?(?:EUR|CAD|USD|GBP)\b", re.IGNORECASE)
+
+
+def _number(digits: str, scale: str | None) -> float:
+    return float(digits.replace(",", "")) * _SCALE.get((scale or "").lower(), 1.0)
+
+
+def amounts(text: str) -> list[tuple[str, float, str]]:
+    """The amounts of money a text gives: (as written, value, currency or '')."""
+    found = []
+    for match in _GIVEN.finditer(text):
+        written = match.group(0)
+        currency = next((c for c in ("EUR", "CAD", "USD", "GBP", "€", "$", "£") if c.lower() in written.lower()), "")
+        digits = re.search(r"\d[\d,]*(?:\.\d+)?", written)
+        scale = re.search(r"million|thousand|\bm\b|\bk\b", written, re.IGNORECASE)
+        if digits:
+            found.append((written, _number(digits.group(0), scale.group(0) if scale else None), currency))
+    return found
+
+
+def _same_currency(a: str, b: str) -> bool:
+    return not a or not b or a == b or {a, b} <= {"EUR", "€"} or {a, b} <= {"USD", "$"} or {a, b} <= {"GBP", "£"}
+
+
+def holds(text: str, value: float, currency: str) -> bool:
+    """Whether a range the text states holds the value (in the same currency, when both say one)."""
+    for match in _BETWEEN.finditer(text):
+        low_currency, low, low_scale, high_currency, high, high_scale = match.groups()
+        unit = low_currency or high_currency or ""
+        if _same_currency(unit, currency) and _number(low, low_scale) <= value <= _number(high, high_scale):
+            return True
+    for match in _BOUND.finditer(text):
+        word, unit, digits, scale = match.groups()
+        if _same_currency(unit or "", currency) and _COMPARE[word.lower()](value, _number(digits, scale)):
+            return True
+    return False
+
+
+def held_values(text: str, question: str) -> list[str]:
+    """The amounts the question gives that a range in the text holds, as the question writes them."""
+    return [written for written, value, currency in amounts(question) if holds(text, value, currency)]
