@@ -161,7 +161,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = L2) -> tuple[np.ndarray, float
         xb = np.hstack([x, np.ones((n, 1))])
         hessian = xb.T @ (xb * h[:, None]) + np.diag([l2] * d + [0.0])
         step = np.linalg.solve(hessian, xb.T @ g + np.append(l2 * w, 0.0))
-        w, b = w - step[:d], b - step[d]
+        w, b = w - step[:d], b - float(step[d])
         if np.abs(step).max() < 1e-8:
             break
     return w, b
