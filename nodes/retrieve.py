@@ -23,6 +23,7 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
     reason = f"hop {hop}"
     found_by: set[str] = set()
     skipped: list[str] = []
+    counts: list[str] = []
     for query in pending:
         if query.unless_found in found_by:  # its primary search found something: the fallback is not needed
             ran.append(query.id)
@@ -45,6 +46,7 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
         except BoundloopError as exc:
             update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
             break
+        counts.append(f"{query.id} found {len(hits)}")
         if hits:
             found_by.add(query.id)
         evidence.extend(
@@ -54,6 +56,6 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
         )
     update.update(evidence=evidence, executed=ran, retrieval_calls=calls, hops=1 if calls else 0)
     found = len({e.chunk_id for e in evidence})
-    decision = f"{calls} searches, {found} chunks"
+    decision = f"{calls} searches, {found} chunks" + (f": {', '.join(counts)}" if counts else "")
     decision += f"; fallbacks not needed: {', '.join(skipped)}" if skipped else ""
     return Outcome(update, decision=decision, reason=reason)

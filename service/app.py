@@ -18,12 +18,14 @@ from service.error_handlers import install_error_handlers
 from service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
 from service.routes_ask import router as ask_router
 from service.routes_ingest import router as ingest_router
+from service.routes_me import router as me_router
 from service.routes_ops import router as ops_router
 from service.routes_runs import router as runs_router
 from service.settings import ServiceSettings
 from service.state import ServiceState, build_state
+from service.web import install_web
 
-ROUTERS = (ask_router, runs_router, ingest_router, ops_router)
+ROUTERS = (ask_router, runs_router, ingest_router, ops_router, me_router)
 
 
 def create_app(state: ServiceState | None = None,
@@ -51,9 +53,11 @@ def create_app(state: ServiceState | None = None,
                     "`X-API-Key: <key>`; the user is the credential's owner, never a field of the request.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None, redoc_url=None,  # service.web serves /docs from the package, with no CDN
     )
     for router in ROUTERS:
         app.include_router(router)
+    install_web(app)
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limits={
         "/ask": settings.max_body_bytes, "/ask/stream": settings.max_body_bytes, "/ingest": settings.max_ingest_bytes,

@@ -1,4 +1,4 @@
-"""`GET /runs/{run_id}` and `GET /runs/{run_id}/trace`: only the run's owner sees it; anyone else gets 404."""
+"""`GET /runs/{run_id}`, its `/trace` and its cited `/passages`: only the run's owner sees them; others get 404."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from starlette.concurrency import run_in_threadpool
 
 from service.dependencies import CurrentUser, State
 from service.errors import NotFound
-from service.models import AskResponse, RunView, Span, TraceResponse, error_responses
+from service.models import AskResponse, Limits, PassagesResponse, RunView, Span, TraceResponse, error_responses
+from service.passages import cited_passages
 from service.state import ServiceState
 
 router = APIRouter(tags=["runs"])
@@ -42,6 +43,18 @@ async def get_trace(run_id: RunId, user: CurrentUser, state: State) -> TraceResp
         spans = (snapshot.values or {}).get("spans") if snapshot else None
         if not spans:
             raise NotFound(f"no trace for run {run_id} yet")
-        return TraceResponse(run_id=run_id, spans=[Span.model_validate(s) for s in spans])
+        return TraceResponse(run_id=run_id, spans=[Span.model_validate(s) for s in spans],
+                             limits=Limits.of(state.limits))
+
+    return await run_in_threadpool(read)
+
+
+@router.get("/runs/{run_id}/passages", response_model=PassagesResponse, responses=ERRORS,
+            summary="The passages a run's answer cites")
+async def get_passages(run_id: RunId, user: CurrentUser, state: State) -> PassagesResponse:
+    """The text behind each `[n]` marker: cited chunks of the caller's own run that the caller may still read."""
+    def read() -> PassagesResponse:
+        _owned(state, run_id, user)
+        return PassagesResponse(run_id=run_id, passages=cited_passages(state, run_id, user))
 
     return await run_in_threadpool(read)
