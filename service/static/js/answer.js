@@ -16,15 +16,16 @@ function claimItem(claim, byChunk, onCite) {
 }
 
 export function answerBlock(result, onCite) {
-  const byChunk = new Map(result.citations.map((c) => [c.chunk_id, c]));
+  const byChunk = new Map((result.citations || []).map((c) => [c.chunk_id, c]));
+  const claims = result.claims || [];
   const box = el("div", { testid: "answer", class: "answer" });
   if (result.short_answer) {
     box.append(el("p", { class: "short-answer" }, el("span", { class: "visually-hidden" }, "Short answer: "),
       result.short_answer));
   }
-  if (result.claims.length) {
+  if (claims.length) {
     box.append(el("ul", { class: "claims", "aria-label": "Claims with their sources" },
-      result.claims.map((claim) => claimItem(claim, byChunk, onCite))));
+      claims.map((claim) => claimItem(claim, byChunk, onCite))));
   } else {
     box.append(el("p", { class: "answer-text" }, result.answer));
   }
@@ -32,7 +33,7 @@ export function answerBlock(result, onCite) {
 }
 
 export function notesBlock(result) {
-  const notes = result.conflicts.map((c) => el("p", { class: "conflicts" },
+  const notes = (result.conflicts || []).map((c) => el("p", { class: "conflicts" },
     `Sources disagree about ${c.topic}: ${c.values.join(" / ")}.`));
   if (result.dropped_claims) {
     notes.push(el("p", { class: "hint" }, `${result.dropped_claims} more claim(s) were dropped: `
@@ -42,7 +43,7 @@ export function notesBlock(result) {
 }
 
 export function fallbackBlock(results) {
-  if (!results.length) return null;
+  if (!results || !results.length) return null;
   const heading = el("h4", {}, "Documents you can read that may help");
   return el("section", { class: "fallback", testid: "fallback" }, heading,
     el("ol", {}, results.map((r) => el("li", {},

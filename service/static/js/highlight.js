@@ -4,7 +4,8 @@
 const WORD = /[\p{L}\p{N}]+(?:[.,'’][\p{L}\p{N}]+)*/gu;
 const STOP = new Set(("the and for are was were with from that this into onto per its their there than then they "
   + "you your our his her has have had not but can may any all each who whom what when where which how").split(" "));
-const JOINER = /^[\s,;:|*()–-]*$/u;
+// What may separate two marked words for them to be marked as one run: spaces, punctuation and small words.
+const JOINER = /^[\s,;:|*()–-]*(?:(?:a|an|the|of|in|on|at|to|for|and|or|per|is|are)[\s,;:|*()–-]+)*$/iu;
 const SEGMENT = /[^\n.!?]+[.!?]*/gu;
 
 function claimWords(claim) {

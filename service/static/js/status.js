@@ -25,7 +25,7 @@ export function usageText(usage) {
 export function statusBlock(result) {
   return el("div", { class: "outcome" },
     el("p", { testid: "status", class: `status status-${result.status}`, role: "status" }, statusText(result)),
-    el("p", { class: "usage" }, usageText(result.usage)));
+    result.usage ? el("p", { class: "usage" }, usageText(result.usage)) : null);
 }
 
 export function errorStatus(message) {
