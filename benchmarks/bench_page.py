@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from retrieval.config import DEMO_ROOT  # noqa: E402
 from service.web import STATIC  # noqa: E402
-from tests.service.servers import free_port, running, server_env  # noqa: E402
 from tests.web.actions import sign_in  # noqa: E402
 from tests.web.browser import browser_session  # noqa: E402
+from tests.web.demo_service import demo_service  # noqa: E402
 
 TIMINGS = """
 window.__timing = {};
@@ -121,17 +121,13 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     questions = [json.loads(line) for line in (DEMO_ROOT / "questions.jsonl").read_text().splitlines() if line]
-    port = free_port()
-    extra = {"BOUNDLOOP_CACHE": os.environ["BOUNDLOOP_CACHE"]} if os.environ.get("BOUNDLOOP_CACHE") else {}
     log = Path(args.out).with_suffix(".server.log")
-    log.parent.mkdir(parents=True, exist_ok=True)
-    serve = ["-m", "cli.main", "serve", "--port", str(port), "--log-level", "warning"]
-    with running(serve, server_env(**extra), "/healthz", port, log) as base, sync_playwright() as driver:
+    with demo_service(log, os.environ.get("BOUNDLOOP_CACHE")) as base, sync_playwright() as driver:
         first_byte_ms(base, 20)  # warm-up
         ttfb = first_byte_ms(base, args.requests)
-        with browser_session(driver, base + "/") as session:
+        with browser_session(driver, base) as session:
             loaded = page_weight(session)
-        with browser_session(driver, base + "/") as session:
+        with browser_session(driver, base) as session:
             steps, answers = first_steps(session, questions, args.rounds)
             session.assert_clean()
     files = {str(p.relative_to(STATIC)): p.stat().st_size for p in sorted(STATIC.rglob("*")) if p.is_file()}

@@ -14,9 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image  # noqa: E402
 
-from tests.service.servers import free_port, running, server_env  # noqa: E402
 from tests.web.actions import ask, sign_in  # noqa: E402
 from tests.web.browser import browser_session  # noqa: E402
+from tests.web.demo_service import demo_service  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 LEAVE = "How many days of annual leave do Lisbon employees get?"
@@ -38,13 +38,9 @@ def clip_to(page, locator) -> dict:
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    extra = {"BOUNDLOOP_CACHE": os.environ["BOUNDLOOP_CACHE"]} if os.environ.get("BOUNDLOOP_CACHE") else {}
     log = Path("bench-results/screenshots.server.log")
-    log.parent.mkdir(parents=True, exist_ok=True)
-    serve = ["-m", "cli.main", "serve", "--port", str(port), "--log-level", "warning"]
-    with running(serve, server_env(**extra), "/healthz", port, log) as base, sync_playwright() as driver:
-        with browser_session(driver, base + "/", width=1000, height=1700) as session:
+    with demo_service(log, os.environ.get("BOUNDLOOP_CACHE")) as base, sync_playwright() as driver:
+        with browser_session(driver, base, width=1000, height=1700) as session:
             page = session.page
             sign_in(page, session.base, "demo-key-alice")
             turn = ask(page, LEAVE)
@@ -55,7 +51,7 @@ def main() -> int:
             page.locator("body").click(position={"x": 5, "y": 5})  # no focus ring in the picture
             save(page, "page-answer.png", clip=clip_to(page, turn))
             session.assert_clean()
-        with browser_session(driver, base + "/", width=1000, height=1900) as session:
+        with browser_session(driver, base, width=1000, height=1900) as session:
             page = session.page
             sign_in(page, session.base, "demo-key-bob")
             turn = ask(page, SALARY)
@@ -63,7 +59,7 @@ def main() -> int:
             page.locator("body").click(position={"x": 5, "y": 5})
             save(page, "page-forbidden.png", clip=clip_to(page, turn))
             session.assert_clean()
-        with browser_session(driver, base + "/", width=375, height=812) as session:
+        with browser_session(driver, base, width=375, height=812) as session:
             page = session.page
             sign_in(page, session.base, "demo-key-alice")
             turn = ask(page, LEAVE)

@@ -11,12 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.service.servers import free_port, running, server_env
 from tests.web.browser import chromium_path
+from tests.web.demo_service import demo_service
 
 pytestmark = pytest.mark.slow
-# `boundloop serve` as a user starts it for the demo; the demo keys are `demo-key-<user>`.
-SERVE_ARGS = ["-m", "cli.main", "serve", "--log-level", "warning"]
 
 
 def _unavailable(reason: str) -> None:
@@ -39,9 +37,6 @@ def playwright_driver() -> Iterator[object]:
 
 @pytest.fixture(scope="session")
 def demo_server(tmp_path_factory, demo_cache) -> Iterator[str]:
-    """The demo service on a free loopback port, its runs in a private cache; yields the base URL."""
-    port = free_port()
-    env = server_env(BOUNDLOOP_CACHE=str(demo_cache))
-    log = tmp_path_factory.mktemp("web-server") / "server.log"
-    with running([*SERVE_ARGS, "--port", str(port)], env, "/healthz", port, log) as base:
-        yield base + "/"
+    """The demo service on a free loopback port, its runs in a private cache; yields the page's URL."""
+    with demo_service(tmp_path_factory.mktemp("web-server") / "server.log", str(demo_cache)) as base:
+        yield base
