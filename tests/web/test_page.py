@@ -232,3 +232,23 @@ CONTRAST = """(selectors) => {
       return [selector, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
     }));
 }"""
+
+
+def test_refusals_and_failed_runs_are_said_plainly(browser):
+    page = browser.page
+    sign_in(page, browser.base, "demo-key-alice")
+    page.route("**/ask/stream", lambda route: route.fulfill(
+        status=429, headers={"Retry-After": "3"}, json={"detail": "too many questions at once"}))
+    turn = ask(page, LEAVE)
+    assert turn.get_by_test_id("status").inner_text() == (
+        "The question could not be asked: too many questions at once. Try again in 3 s.")
+    page.unroute("**/ask/stream")
+    page.route("**/ask/stream", lambda route: route.fulfill(
+        status=200, content_type="text/event-stream",
+        body='event: error\ndata: {"detail":"the run failed; see the server log"}\n\n'))
+    turn = ask(page, LEAVE)
+    assert turn.get_by_test_id("status").inner_text() == "the run failed; see the server log"
+    assert page.get_by_test_id("ask").is_enabled() and page.get_by_test_id("answer").count() == 0
+    assert all("429" in error for error in browser.errors)  # the browser reports the refused request itself
+    browser.errors.clear()
+    browser.assert_clean()

@@ -153,7 +153,7 @@ class Page {
         return;
       }
       const wait = error.retryAfter ? ` Try again in ${error.retryAfter} s.` : "";
-      turn.showError(`The question could not be asked: ${error.message}.${wait}`);
+      turn.showError(`The question could not be asked: ${error.message.replace(/\.$/u, "")}.${wait}`);
     } finally {
       this.controller = null;
       this.setBusy(false);
