@@ -1,6 +1,7 @@
 """The web page for people who ask, at `/`, and `/docs`: both served from the installed package, nothing from a CDN.
 
-The page is plain HTML, CSS and JavaScript modules under `service/static/` (no build step). `/docs` is Swagger UI
+The page is `service/static/index.html` with plain CSS and JavaScript modules under `static/assets/` (no build
+step). `/docs` is Swagger UI
 from the `swagger-ui-bundle-v2` package (the unmodified swagger-ui-dist files, Apache-2.0).
 """
 
@@ -17,6 +18,7 @@ from starlette.types import Scope
 from swagger_ui_bundle import swagger_ui_path
 
 STATIC = Path(__file__).parent / "static"
+ASSETS = STATIC / "assets"
 ASSETS_PATH = "/assets"
 SWAGGER_PATH = "/docs/assets"
 # The page loads only its own files and talks only to its own origin; inline script and style are refused.
@@ -74,5 +76,5 @@ async def redoc() -> RedirectResponse:
 def install_web(app: FastAPI) -> None:
     """Serve the page at `/`, its assets under `/assets`, and Swagger UI at `/docs`, all from the package."""
     app.include_router(router)
-    app.mount(ASSETS_PATH, _Assets(directory=STATIC), name="assets")
+    app.mount(ASSETS_PATH, _Assets(directory=ASSETS), name="assets")
     app.mount(SWAGGER_PATH, _Assets(directory=str(swagger_ui_path)), name="swagger-ui")

@@ -27,6 +27,7 @@ def test_the_page_is_served_with_a_same_origin_content_policy(client):
         asset = client.get("/" + path)
         assert asset.status_code == 200, path
         assert asset.headers["cache-control"] == "no-cache"
+    assert client.get("/assets/index.html").status_code == 404  # the page itself only at /, with its policy
 
 
 def test_every_module_the_page_imports_is_served(client):
@@ -38,7 +39,7 @@ def test_every_module_the_page_imports_is_served(client):
             if name not in modules:
                 modules.add(name)
                 pending.append(name)
-    assert modules == {p.name for p in (STATIC / "js").glob("*.js")}  # and no module is dead weight
+    assert modules == {p.name for p in (STATIC / "assets" / "js").glob("*.js")}  # and no module is dead weight
 
 
 def test_no_page_file_names_another_host():
