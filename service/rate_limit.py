@@ -61,11 +61,11 @@ class TokenBuckets:
         while len(self._buckets) > self._max_tracked:
             self._buckets.popitem(last=False)
 
-    def take(self, key: str, now: float) -> float:
-        """Take one token: 0.0 if granted, else the seconds until one is available (nothing taken)."""
+    def take(self, key: str, now: float, cost: float = 1.0) -> float:
+        """Take `cost` tokens (0 only checks): 0.0 if granted, else the seconds until one is available."""
         tokens = self._level(key, now)
         if tokens >= 1.0:
-            self._store(key, tokens - 1.0, now)
+            self._store(key, tokens - cost, now)
             return 0.0
         self._store(key, tokens, now)
         return (1.0 - tokens) / self._refill_per_s

@@ -3,7 +3,8 @@
 It runs before authentication, so requests with a wrong key are counted as well, and a request answered with 401
 costs its address and its credential `FAILED_AUTH_COST` tokens instead of one. Mounted in the LangGraph server,
 the FastAPI app's middleware wraps the server's routes too, so the same limits hold there. Health checks and CORS
-preflights are not counted. Buckets live in each worker process.
+preflights are not counted, nor is a GET without a credential (the web page and its assets) unless it is refused
+with 401; a spent address gets 429 for those too. Buckets live in each worker process.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ class RateLimitMiddleware:
         now = self.clock()
         address = (scope.get("client") or ("unknown",))[0]
         key = _credential_key(dict(scope.get("headers", [])))
-        wait = self.addresses.take(address, now) if self.addresses else 0.0
+        free = key is None and scope["method"] in ("GET", "HEAD")
+        wait = self.addresses.take(address, now, cost=0.0 if free else 1.0) if self.addresses else 0.0
         if not wait and key and self.keys:
             wait = self.keys.take(key, now)
         if wait:

@@ -73,3 +73,12 @@ def test_failed_authentications_are_counted_heavily(index, encoder, tmp_path):
 
 def test_rate_limits_are_off_unless_configured(client):
     assert {client.post("/ask", json=QUESTION, headers=auth("bob")).status_code for _ in range(12)} == {200}
+
+
+def test_the_page_and_its_assets_cost_nothing_but_unauthenticated_api_calls_do(index, encoder, tmp_path):
+    with _client(index, encoder, tmp_path, rate_per_address=Rate(requests=12, per_s=60)) as client:
+        assert {client.get("/").status_code for _ in range(30)} == {200}
+        assert client.get("/runs/" + "0" * 32).status_code == 401  # 10 tokens
+        assert client.get("/runs/" + "0" * 32).status_code == 401  # 2 left: still let through, then charged
+        assert client.get("/runs/" + "0" * 32).status_code == 429
+        assert client.get("/").status_code == 429  # a spent address is refused everything
