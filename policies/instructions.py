@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from retrieval.chunking import chunk_sentences
 
@@ -105,10 +106,43 @@ RULES: dict[str, re.Pattern[str]] = {name: re.compile(pattern) for name, pattern
 }.items()}
 
 
+_MACHINE_WORDS = {"ai", "llm", "llms", "language", "chat", "chatbot", "chatbots", "chatgpt", "gpt", "copilot",
+                  "copilots", "claude", "gemini", "assistant", "assistants"}
+# A rule can only match a sentence holding one of its words, and most sentences hold none: checking the words first
+# (one set intersection) spares the patterns. `test_the_word_gate_changes_no_decision` holds the sets to the rules.
+ANCHORS: dict[str, frozenset[str]] = {name: frozenset(words) for name, words in {
+    "overrides earlier instructions": {"ignore", "disregard", "forget", "override", "overrides", "bypass", "skip",
+                                       "abandon", "discard"},
+    "addresses an AI": _MACHINE_WORDS | {"virtual", "digital", "bot", "bots", "model", "models", "agent", "agents"},
+    "speaks as the system": {"system", "assistant", "ai", "developer", "sys"},
+    "prompt markup or role play": _MACHINE_WORDS | {"im", "endoftext", "eot", "inst", "sys", "system", "developer",
+                                                    "jailbreak", "jailbreaks", "jailbreaking", "jailbroken", "now",
+                                                    "new", "real", "true", "actual", "updated", "pretend"},
+    "dictates the answer": {"answer", "answers", "answered", "answering", "respond", "response", "responses", "reply",
+                            "replies", "word", "phrase", "string", "token", "output", "outputs", "completion",
+                            "completions", "summary", "summaries", "whatever", "regardless", "matter", "now",
+                            "summarising", "summarizing", "quoting", "citing", "indexing", "asks", "asked",
+                            "inquires", "know"},
+    "tells the reader what to believe": {"user", "users", "reader", "readers", "requester", "requesters", "asker",
+                                         "askers", "human", "humans", "person", "anyone", "whoever", "everyone",
+                                         "cite", "mention", "reference", "reveal", "disclose"},
+    "asks to dump data": {"print", "output", "dump", "reveal", "disclose", "leak", "expose", "display", "recite",
+                          "repeat", "quote", "return", "exfiltrate", "divulge"},
+}.items()}
+_WORD = re.compile(r"[a-z]+")
+CACHED_SENTENCES = 32_768
+
+
 def _normalised(sentence: str) -> str:
     """Case, width, invisible characters and spacing folded, so 'Ｉｇｎｏｒｅ' and 'I\u200bgnore' read as 'ignore'."""
-    text = unicodedata.normalize("NFKC", sentence).translate(_INVISIBLE).translate(_QUOTES)
-    return " ".join(text.split()).lower().lstrip("*-•>#_ ")
+    if not sentence.isascii():
+        sentence = unicodedata.normalize("NFKC", sentence).translate(_INVISIBLE).translate(_QUOTES)
+    return " ".join(sentence.split()).lower().lstrip("*-•>#_ ")
+
+
+def _words(text: str) -> set[str]:
+    words = set(_WORD.findall(text))
+    return words | {"ai"} if "a.i." in text else words
 
 
 def _excused(rule: str, text: str, match: re.Match[str]) -> bool:
@@ -120,13 +154,24 @@ def _excused(rule: str, text: str, match: re.Match[str]) -> bool:
     return False
 
 
-def instruction_rule(sentence: str) -> str | None:
-    """The name of the first rule the sentence trips, or None for ordinary text."""
-    text = _normalised(sentence)
+def _first_rule(text: str, words: set[str] | None) -> str | None:
+    """The first rule a normalised sentence trips; with `words`, only rules sharing a word with it are tried."""
     for name, rule in RULES.items():
+        if words is not None and words.isdisjoint(ANCHORS[name]):
+            continue
         if any(not _excused(name, text, match) for match in rule.finditer(text)):
             return name
     return None
+
+
+@lru_cache(maxsize=CACHED_SENTENCES)
+def instruction_rule(sentence: str) -> str | None:
+    """The name of the first rule the sentence trips, or None for ordinary text.
+
+    Cached: a run meets the same evidence sentences in evaluation, synthesis, verification and the answer.
+    """
+    text = _normalised(sentence)
+    return _first_rule(text, _words(text))
 
 
 def is_instruction(sentence: str) -> bool:
