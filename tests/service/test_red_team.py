@@ -187,6 +187,13 @@ def test_clients_cannot_rewrite_budget_counters(target):
     assert values["hops"] >= 1 and values["retrieval_calls"] >= 1
     assert httpx.post(f"{target.base}/threads/{thread}/state", json={"values": {"hops": -50}},
                       headers=headers("bob")).status_code == 403
+    seeded = bob.threads.create(supersteps=[{"updates": [{"values": {"hops": -50}, "as_node": "governor"}]}])
+    assert "only members of the 'admin' group" in json.dumps(seeded)  # the thread exists, its state was refused
+    # an admin may (say, to repair a thread)
+    grace = target.sdk("grace")
+    own = grace.threads.create()["thread_id"]
+    grace.runs.wait(own, "boundloop", input={"question": "Who is the Head of People?"})
+    assert grace.threads.update_state(own, {"question": "Who is the Head of People?"})["checkpoint"]
 
 
 # 3. Questions had no size limit on the LangGraph path.
