@@ -9,6 +9,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from graph import models
+from retrieval.private_files import private_database
 
 # The loop's own records are the only non-builtin types a checkpoint may hold; nothing else is deserialised.
 CHECKPOINT_TYPES = [
@@ -27,7 +28,7 @@ def sqlite_checkpointer(path: str | Path) -> BaseCheckpointSaver:
     """The default checkpointer: an SQLite file (WAL) shared by every process on the machine."""
     from langgraph.checkpoint.sqlite import SqliteSaver
 
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    conn = sqlite3.connect(str(private_database(Path(path))), check_same_thread=False, timeout=30)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     saver = SqliteSaver(conn, serde=checkpoint_serde())

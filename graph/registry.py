@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+from retrieval.private_files import private_database
+
 _DDL = """
 CREATE TABLE IF NOT EXISTS boundloop_runs (
     run_id TEXT PRIMARY KEY,
@@ -41,7 +43,8 @@ class RunRegistry:
     """A small SQLite table of runs; safe to share between threads of one process and between processes."""
 
     def __init__(self, path: str | Path) -> None:
-        self._conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
+        self._conn = sqlite3.connect(str(private_database(Path(path))), timeout=30, check_same_thread=False,
+                                     isolation_level=None)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.executescript(_DDL)
         self._lock = threading.Lock()

@@ -7,7 +7,9 @@ holds the principal, the limits or the access filter; those live in the run cont
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
+
+from typing_extensions import TypedDict  # pydantic builds JSON schemas (Studio, /schemas) only from this one on 3.11
 
 from graph.models import Assessment, Claim, Evidence, SubQuery, Understanding, Verdict
 from graph.reducers import append, merge_evidence, merge_subqueries

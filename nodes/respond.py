@@ -10,6 +10,7 @@ from graph.context import RunContext
 from graph.models import Citation, Claim, Evidence, FallbackResult
 from graph.spans import Outcome
 from graph.state import LoopState
+from policies.instructions import data_sentences
 from policies.outcome import choose_outcome, relevant_results
 
 FALLBACK_SIZE = 5
@@ -60,8 +61,8 @@ def respond(state: LoopState, context: RunContext) -> Outcome:
         "usage": context.usage(dict(state)).as_dict(),
         "abstain_reason": why if status == "abstained" else None,
         "fallback_results": [
-            FallbackResult(doc_id=e.doc_id, chunk_id=e.chunk_id, title=e.title, snippet=e.text[:240],
-                           score=round(e.score, 6)).model_dump()
+            FallbackResult(doc_id=e.doc_id, chunk_id=e.chunk_id, title=e.title,
+                           snippet=" ".join(data_sentences(e.text))[:240], score=round(e.score, 6)).model_dump()
             for e in ranked
         ],
         "conflicts": [c.model_dump() for c in assessment.conflicts] if assessment else [],

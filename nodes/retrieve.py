@@ -25,6 +25,7 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
     update: dict = {"next_step": "evaluate"}
     reason = f"hop {hop}"
     held = {e.chunk_id for e in state.get("evidence", [])}
+    counts: list[str] = []
     for query in pending:
         usage = context.usage(dict(state), retrieval_calls=calls)
         stop = check_before_retrieval_call(usage, context.limits)
@@ -46,6 +47,7 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
             update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
             break
         new = [h.chunk_id for h in hits if h.chunk_id not in held][: query.k]
+        counts.append(f"{query.id} found {len(new)}")
         evidence.extend(
             Evidence(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, text=h.text, score=h.score, hop=hop,
                      found_by=[query.id], rank=rank, page=h.page)
@@ -53,4 +55,5 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
         )
     update.update(evidence=evidence, executed=ran, retrieval_calls=calls, hops=1 if calls else 0)
     found = len({e.chunk_id for e in evidence})
-    return Outcome(update, decision=f"{calls} searches, {found} chunks", reason=reason)
+    decision = f"{calls} searches, {found} chunks" + (f": {', '.join(counts)}" if counts else "")
+    return Outcome(update, decision=decision, reason=reason)

@@ -10,7 +10,7 @@ import snowballstemmer
 from retrieval.chunking import chunk_sentences
 from retrieval.query_terms import content_terms
 
-__all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values", "INSTRUCTION"]
+__all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values"]
 
 _CAPITALISED = re.compile(
     r"(?:[A-Z][\w'’.-]*|\d[\w.,]*)(?:\s+(?:(?:of|the|and|de|da|du|von|van|for|in|on|&)\s+)*(?:[A-Z][\w'’.-]*|\d[\w.,]*))*"
@@ -28,16 +28,6 @@ _LEADING = set(
     yes all any each every some""".split()
 )
 
-# Sentences that address an AI or try to change its behaviour: data to quote never, instructions to follow never.
-INSTRUCTION = re.compile(
-    r"(ignore (all |any |your )?(previous|prior|above|earlier) (instructions|prompts?|rules)"
-    r"|disregard (all |any |your )?(previous|prior|above|earlier)"
-    r"|(ai|llm|language model|chat ?bot|assistant)s?\b[^.]{0,60}\b(must|should|shall|reading this|are instructed)"
-    r"|^\s*(system|assistant)\s*:"
-    r"|\bsystem prompt\b|\bnew instructions?\b|\byou are now\b|\breveal (the |all )?(document|secret|password)"
-    r"|\breply only with\b|\brespond only with\b|\bdo not tell the user\b)",
-    re.IGNORECASE,
-)
 
 
 _STEMMER = snowballstemmer.stemmer("english")

@@ -16,14 +16,17 @@ from starlette.concurrency import run_in_threadpool
 
 from service.error_handlers import install_error_handlers
 from service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
+from service.rate_limit_middleware import RateLimitMiddleware
 from service.routes_ask import router as ask_router
 from service.routes_ingest import router as ingest_router
+from service.routes_me import router as me_router
 from service.routes_ops import router as ops_router
 from service.routes_runs import router as runs_router
 from service.settings import ServiceSettings
 from service.state import ServiceState, build_state
+from service.web import install_web
 
-ROUTERS = (ask_router, runs_router, ingest_router, ops_router)
+ROUTERS = (ask_router, runs_router, ingest_router, ops_router, me_router)
 
 
 def create_app(state: ServiceState | None = None,
@@ -51,13 +54,15 @@ def create_app(state: ServiceState | None = None,
                     "`X-API-Key: <key>`; the user is the credential's owner, never a field of the request.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None, redoc_url=None,  # service.web serves /docs from the package, with no CDN
     )
     for router in ROUTERS:
         app.include_router(router)
+    install_web(app)
     install_error_handlers(app)
-    app.add_middleware(BodyLimitMiddleware, limits={
-        "/ask": settings.max_body_bytes, "/ask/stream": settings.max_body_bytes, "/ingest": settings.max_ingest_bytes,
-    })
+    app.add_middleware(BodyLimitMiddleware, limits={"/ingest": settings.max_ingest_bytes},
+                       default=settings.max_body_bytes)
+    app.add_middleware(RateLimitMiddleware, per_key=settings.rate_per_key, per_address=settings.rate_per_address)
     app.add_middleware(RequestMetricsMiddleware, paths=frozenset(
         route.path for router in ROUTERS for route in router.routes if hasattr(route, "path")
     ))

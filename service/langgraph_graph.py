@@ -4,7 +4,8 @@ The server calls `make_graph` for every run with a `ServerRuntime` whose `user` 
 returned for the request's credential (`service.langgraph_auth`). Only for run execution does the factory resolve
 that user's principal and bind the run context to the graph; whatever `context` or `configurable` a client sends
 is never used to build it (and `service.langgraph_auth` refuses runs that send any). Schema, drawing and state
-reads get the same topology without a context. The graph has no checkpointer of its own: the server persists.
+reads get the same topology without a context, and without a context schema. The graph has no checkpointer of its
+own: the server persists.
 """
 
 from __future__ import annotations
@@ -45,6 +46,16 @@ def _loop() -> CompiledStateGraph[Any, RunContext, Any, Any]:
     return build_graph(checkpointer=None)
 
 
+@lru_cache(maxsize=1)
+def _described() -> CompiledStateGraph[Any, RunContext, Any, Any]:
+    """The loop as schemas and Studio show it: no context schema, since clients may send no context.
+
+    The run context holds a searcher and a reasoner, which have no JSON schema; `/assistants/{id}/schemas` used to
+    answer 500 trying to build one.
+    """
+    return _loop().copy(update={"context_schema": None})
+
+
 def bind_context(graph: CompiledStateGraph[Any, RunContext, Any, Any], context: RunContext) -> CallerBoundGraph:
     """A copy of `graph` that always runs with `context`."""
     attrs = {k: v for k, v in graph.__dict__.items() if k != "__orig_class__"}
@@ -59,7 +70,7 @@ def _context_for(user: str) -> RunContext:
 async def make_graph(runtime: ServerRuntime) -> CompiledStateGraph[Any, RunContext, Any, Any]:
     """The loop for this request: bound to the authenticated caller's principal when it is about to run."""
     if runtime.execution_runtime is None:
-        return _loop()
+        return _described()
     user = runtime.ensure_user()
     context = await run_in_threadpool(_context_for, user.identity)  # reads the index: off the event loop
     return bind_context(_loop(), context)

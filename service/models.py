@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from graph.models import Citation, Claim, Conflict, FallbackResult, QueryClass, Status
 from graph.runner import MAX_QUESTION_CHARS
-from policies.budget import StopReason
+from policies.budget import BudgetLimits, StopReason
 
 Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)]
 
@@ -74,11 +74,51 @@ class RunView(Strict):
     result: AskResponse | None = None
 
 
+class Limits(Strict):
+    """The per-run budget in force, with the same names as `Usage` so each can be read against the other."""
+
+    hops: int
+    tokens: int
+    retrieval_calls: int
+    elapsed_ms: int
+
+    @classmethod
+    def of(cls, limits: BudgetLimits) -> Limits:
+        return cls(hops=limits.max_hops, tokens=limits.max_tokens, retrieval_calls=limits.max_retrieval_calls,
+                   elapsed_ms=int(limits.max_seconds * 1000))
+
+
 class TraceResponse(Strict):
-    """Every transition of one run, in order."""
+    """Every transition of one run, in order, and the deployment's per-run limits."""
 
     run_id: str
     spans: list[Span]
+    limits: Limits = Field(description="The limits in force now; a run is held to those in force when it ran.")
+
+
+class Passage(Strict):
+    """The text a citation marker of the caller's own run points to."""
+
+    marker: int
+    doc_id: str
+    chunk_id: str
+    title: str
+    page: int | None
+    text: str = Field(description="The passage as the run read it.")
+
+
+class PassagesResponse(Strict):
+    """The cited passages of one finished run: only chunks its answer cites and the caller may still read."""
+
+    run_id: str
+    passages: list[Passage]
+
+
+class Me(Strict):
+    """Who the credential belongs to."""
+
+    user: str
+    display_name: str
 
 
 class IngestProblem(Strict):

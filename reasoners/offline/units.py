@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from graph.models import Evidence
-from reasoners.text import INSTRUCTION, chunk_sentences, stems
+from policies.instructions import is_instruction
+from reasoners.text import chunk_sentences, stems
 from retrieval.titles import normalise_name
 
 _SUPERSEDED = re.compile(
@@ -117,7 +118,7 @@ def units_of(evidence: Evidence) -> list[Unit]:
     heading, lead = "", ""
     for i, sentence in enumerate(sentences):
         heading_like = _is_heading(sentence, evidence.title, i + 1 < len(sentences))
-        if INSTRUCTION.search(sentence):
+        if is_instruction(sentence):
             continue
         if heading_like:
             heading, lead = plain(sentence), ""

@@ -1,0 +1,41 @@
+"""The passages a finished run's answer cites, for the run's owner: the text the run read, never anything else.
+
+A passage is returned only if all three hold: the run's answer cites its chunk, the run's own evidence holds it (so
+the text is the version the answer stands on), and the caller may read the chunk now (so a document since removed
+or put out of the caller's reach is not shown again).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.models import Evidence
+from policies.entitlements import AccessFilter
+from service.errors import NotFound
+from service.models import Passage
+from service.state import ServiceState
+
+
+def _evidence(state: ServiceState, run_id: str) -> dict[str, Evidence]:
+    snapshot = state.runner.graph.get_state({"configurable": {"thread_id": run_id}})
+    items: list[Any] = list((snapshot.values or {}).get("evidence") or []) if snapshot else []
+    found = (Evidence.model_validate(item) for item in items)
+    return {e.chunk_id: e for e in found}
+
+
+def cited_passages(state: ServiceState, run_id: str, user: str) -> list[Passage]:
+    """The cited passages of `user`'s finished run `run_id`; the caller has checked that `user` owns it."""
+    result = state.registry.result(run_id)
+    if result is None:
+        raise NotFound(f"run {run_id} has not finished")
+    citations = result.get("citations") or []
+    if not citations:
+        return []
+    evidence = _evidence(state, run_id)
+    access = AccessFilter.for_principal(state.resolver.resolve(user))
+    readable = state.backend.load_chunks([c["chunk_id"] for c in citations], access)
+    return [
+        Passage(marker=c["marker"], doc_id=c["doc_id"], chunk_id=c["chunk_id"], title=c["title"],
+                page=c.get("page"), text=evidence[c["chunk_id"]].text)
+        for c in citations if c["chunk_id"] in evidence and c["chunk_id"] in readable
+    ]

@@ -1,0 +1,64 @@
+// The service's HTTP API, called with the signed-in key. Paths are relative, so the page works under a prefix.
+import { readEvents } from "./sse.js";
+
+export class ApiError extends Error {
+  constructor(status, message, retryAfter = null) {
+    super(message);
+    this.status = status;
+    this.retryAfter = retryAfter;
+  }
+
+  get missingRoute() {
+    return this.status === 404 || this.status === 405;
+  }
+}
+
+function describe(detail, status) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) return detail.map((d) => d.msg || String(d)).join("; ");
+  return `the server answered ${status}`;
+}
+
+async function failure(response) {
+  let detail = null;
+  try {
+    detail = (await response.json()).detail;
+  } catch {
+    detail = null;
+  }
+  return new ApiError(response.status, describe(detail, response.status), response.headers.get("Retry-After"));
+}
+
+export class Api {
+  constructor(key) {
+    this.key = key;
+  }
+
+  async request(method, path, body) {
+    const headers = { "X-API-Key": this.key, Accept: "application/json" };
+    const init = { method, headers, cache: "no-store" };
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    if (!response.ok) throw await failure(response);
+    return response;
+  }
+
+  async json(method, path, body) {
+    const response = await this.request(method, path, body);
+    return response.status === 204 ? null : response.json();
+  }
+
+  // POST and yield each {event, data}; errors before the stream begins are thrown as ApiError.
+  async *stream(path, body, signal) {
+    const response = await fetch(path, {
+      method: "POST", cache: "no-store", signal,
+      headers: { "X-API-Key": this.key, "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw await failure(response);
+    yield* readEvents(response.body);
+  }
+}

@@ -1,0 +1,194 @@
+// The page: sign in and out, ask (Enter) with live steps, and, where the server has them, conversations.
+import { Api, ApiError } from "./api.js";
+import { detectCapabilities } from "./capabilities.js";
+import { ConversationList } from "./conversations.js";
+import { forgetKey, saveKey, savedKey } from "./session.js";
+import { Turn } from "./turn.js";
+
+const $ = (id) => document.getElementById(id);
+
+class Page {
+  constructor() {
+    this.api = null;
+    this.busy = false;
+    this.conversationId = null;
+    this.conversations = null;
+    this.controller = null;
+  }
+
+  async signIn(key) {
+    const api = new Api(key);
+    let me;
+    try {
+      me = await api.json("GET", "me");
+    } catch (error) {
+      this.signOut(error.status === 401 ? "That API key was not accepted." : `Sign-in failed: ${error.message}`);
+      return;
+    }
+    saveKey(key);
+    this.api = api;
+    $("who-name").textContent = me.display_name || me.user;
+    $("who").hidden = false;
+    $("sign-in-view").hidden = true;
+    $("chat-view").hidden = false;
+    $("api-key").value = "";
+    $("sign-in-error").textContent = "";
+    $("question").focus();
+    await this.detect();
+  }
+
+  async detect() {
+    const { conversations, feedback } = await detectCapabilities();
+    document.body.classList.toggle("feedback-off", !feedback);
+    document.body.classList.toggle("conversations-off", !conversations);
+    if (conversations) {
+      this.conversations = new ConversationList(this.api, $("conversation-list"), (id) => this.open(id));
+      await this.refreshConversations();
+    }
+  }
+
+  signOut(message = "") {
+    if (this.controller) this.controller.abort();
+    forgetKey();
+    this.api = null;
+    this.conversations = null;
+    this.conversationId = null;
+    $("turns").replaceChildren();
+    $("conversation-list").replaceChildren();
+    $("empty-thread").hidden = false;
+    $("who").hidden = true;
+    $("chat-view").hidden = true;
+    $("sign-in-view").hidden = false;
+    document.body.classList.add("conversations-off", "feedback-off");
+    $("sign-in-error").textContent = message;
+    $("api-key").focus();
+  }
+
+  feedbackMissing() {
+    document.body.classList.add("feedback-off");
+  }
+
+  conversationsMissing() {
+    this.conversations = null;
+    this.conversationId = null;
+    document.body.classList.add("conversations-off");
+  }
+
+  async refreshConversations() {
+    if (!this.conversations) return;
+    try {
+      await this.conversations.refresh();
+      this.conversations.select(this.conversationId);
+    } catch (error) {
+      if (error instanceof ApiError && error.missingRoute) this.conversationsMissing();
+    }
+  }
+
+  newConversation() {
+    this.conversationId = null;
+    if (this.conversations) this.conversations.select(null);
+    $("turns").replaceChildren();
+    $("empty-thread").hidden = false;
+    $("question").focus();
+  }
+
+  async open(id) {
+    this.newConversation();
+    this.conversationId = id;
+    this.conversations.select(id);
+    let turns;
+    try {
+      turns = await this.conversations.turns(id);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) this.signOut("Your key is no longer accepted.");
+      return;
+    }
+    for (const stored of turns) {
+      const turn = this.addTurn(stored.question);
+      try {
+        const run = stored.run_id ? await this.api.json("GET", `runs/${stored.run_id}`) : null;
+        if (run && run.result) turn.showResult(run.result);
+        else turn.showStored(stored);
+      } catch {
+        turn.showStored(stored);
+      }
+    }
+  }
+
+  addTurn(question) {
+    const turn = new Turn(this, question);
+    $("empty-thread").hidden = true;
+    $("turns").append(turn.node);
+    return turn;
+  }
+
+  async ask() {
+    const field = $("question");
+    const question = field.value.trim();
+    if (!question || this.busy || !this.api) return;
+    this.setBusy(true);
+    field.value = "";
+    const turn = this.addTurn(question);
+    const body = { question };
+    if (this.conversations && this.conversationId) body.conversation_id = this.conversationId;
+    this.controller = new AbortController();
+    let finished = false;
+    try {
+      for await (const { event, data } of this.api.stream("ask/stream", body, this.controller.signal)) {
+        if (event === "span") turn.addStep(data);
+        else if (event === "result") {
+          finished = true;
+          turn.showResult(data);
+          if (data.conversation_id && this.conversations) this.conversationId = data.conversation_id;
+        } else if (event === "error") {
+          finished = true;
+          turn.showError(data.detail || "The run failed.");
+        }
+      }
+      if (!finished) turn.showError("The answer stream ended before the answer arrived.");
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      if (error instanceof ApiError && error.status === 401) {
+        this.signOut("Your key is no longer accepted; sign in again.");
+        return;
+      }
+      const wait = error.retryAfter ? ` Try again in ${error.retryAfter} s.` : "";
+      turn.showError(`The question could not be asked: ${error.message.replace(/\.$/u, "")}.${wait}`);
+    } finally {
+      this.controller = null;
+      this.setBusy(false);
+    }
+    await this.refreshConversations();
+  }
+
+  setBusy(busy) {
+    this.busy = busy;
+    $("ask").disabled = busy;
+    $("ask-form").setAttribute("aria-busy", String(busy));
+  }
+}
+
+const page = new Page();
+
+$("sign-in-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const key = $("api-key").value.trim();
+  if (key) page.signIn(key);
+  else $("sign-in-error").textContent = "Enter your API key.";
+});
+$("sign-out").addEventListener("click", () => page.signOut());
+$("new-conversation").addEventListener("click", () => page.newConversation());
+$("ask-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  page.ask();
+});
+$("question").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    page.ask();
+  }
+});
+
+const key = savedKey();
+if (key) page.signIn(key);
+else $("api-key").focus();

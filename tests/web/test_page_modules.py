@@ -1,0 +1,72 @@
+"""The page's pure modules, run in the browser: claim marking, SSE framing, the conversations list's shapes."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import browser_session
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def page(playwright_driver, demo_server):
+    with browser_session(playwright_driver, demo_server) as session:
+        session.page.goto(session.base)
+        yield session.page
+        session.assert_clean()
+
+
+def marked(page, text: str, claim: str) -> list[str]:
+    return page.evaluate("""async ([text, claim]) => {
+        const { markRanges } = await import("./assets/js/highlight.js");
+        return markRanges(text, claim).map(([start, end]) => text.slice(start, end));
+    }""", [text, claim])
+
+
+def test_a_verbatim_claim_is_marked_whole(page):
+    text = "Expense policy.\nClaims above EUR 5,000 need approval from the Head of Finance. Claims go to Concur."
+    assert marked(page, text, "claims above EUR 5,000 need approval from the head of finance.") == [
+        "Claims above EUR 5,000 need approval from the Head of Finance"]
+
+
+def test_a_paraphrase_marks_its_words_in_the_best_lines_only(page):
+    text = ("Leave policy for all offices.\nLisbon: 25 working days of annual leave.\nToronto: 20 working days.\n"
+            "Sick leave is separate.")
+    assert marked(page, text, "Lisbon employees get 25 working days of annual leave") == [
+        "Lisbon: 25 working days of annual leave"]
+
+
+def test_a_passage_without_the_claims_words_is_not_marked(page):
+    assert marked(page, "The canteen opens at noon.", "Annual leave is 25 days") == []
+
+
+def test_server_sent_events_split_anywhere_are_read_whole(page):
+    events = page.evaluate("""async () => {
+        const { readEvents } = await import("./assets/js/sse.js");
+        const text = 'event: span\\ndata: {"node":"plan"}\\n\\n'
+            + 'event: result\\ndata: {"run_id":"r","answer":"a\\\\nb"}\\n\\n';
+        const bytes = new TextEncoder().encode(text);
+        const body = new ReadableStream({ start(controller) {
+            for (let i = 0; i < bytes.length; i += 7) controller.enqueue(bytes.slice(i, i + 7));
+            controller.close();
+        } });
+        const out = [];
+        for await (const event of readEvents(body)) out.push(event);
+        return out;
+    }""")
+    assert events == [{"event": "span", "data": {"node": "plan"}},
+                      {"event": "result", "data": {"run_id": "r", "answer": "a\nb"}}]
+
+
+@pytest.mark.parametrize("body", [
+    [{"conversation_id": "c1", "title": "Leave"}],
+    {"conversations": [{"conversation_id": "c1", "title": "Leave"}]},
+    {"items": [{"id": "c1", "first_question": "Leave"}]},
+])
+def test_the_conversation_list_reads_the_shapes_the_contract_allows(page, body):
+    items = page.evaluate("""async (body) => {
+        const { conversationItems } = await import("./assets/js/conversations.js");
+        return conversationItems(body);
+    }""", body)
+    assert [(i["id"], i["label"]) for i in items] == [("c1", "Leave")]
