@@ -30,6 +30,7 @@ class OneHopReasoner(OfflineReasoner):
     name = "offline-one-hop"
 
     def __init__(self, k: int = ONE_HOP_K) -> None:
+        super().__init__()
         self.k = k
 
     def plan(self, question: str, understanding: Understanding, budget: CallBudget) -> StepResult[Plan]:
@@ -46,6 +47,7 @@ class UntargetedReasoner(OfflineReasoner):
     name = "offline-untargeted"
 
     def __init__(self, max_hops: int) -> None:
+        super().__init__()
         self.max_hops = max_hops
 
     def refine(self, question: str, understanding: Understanding, subqueries: list[SubQuery],

@@ -31,6 +31,7 @@ class CostlyEvaluate(OfflineReasoner):
     """The offline reasoner, but evaluate charges tokens and moves a clock, to trip token and time limits."""
 
     def __init__(self, tokens: int = 0, clock: Clock | None = None, seconds: float = 0.0) -> None:
+        super().__init__()
         self.tokens, self.clock, self.seconds = tokens, clock, seconds
 
     def evaluate(self, *args, **kwargs):

@@ -18,7 +18,7 @@ from reasoners.offline.lists import unfinished
 from reasoners.offline.reading import Reading, read
 from reasoners.offline.spans import finditer
 from reasoners.text import stems, values
-from retrieval.titles import normalise_name
+from retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2
 CHAINS_READ = 3
@@ -75,9 +75,10 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
     if synthesise(question, understanding, evidence, None).claims:
         return Lack(True)
     names: dict[str, None] = {}
+    held = set().union(*(title_keys(e.title) for e in evidence))  # a document held already leads nowhere new
     best: list[Chain] = sorted(found, key=lambda c: -c.coverage)[:CHAINS_READ]
     for chain in best:
         for name in names_in(chain.last, question):
-            if normalise_name(name) not in followed:
+            if normalise_name(name) not in followed | held:
                 names.setdefault(name, None)
     return Lack(False, list(names)[:MAX_LINKS], head_phrase(question))

@@ -44,7 +44,7 @@ _SPAN_KINDS: dict[str, tuple[str, ...]] = {
     "room": ("room", "code"),
     "code": ("code", "emphasis"),
     "person": ("name",),
-    "place": ("name",),
+    "place": ("name", "room", "locative"),
     "name": ("emphasis", "code", "name"),
     "other": ("emphasis", "name"),
     "list": ("emphasis", "name"),

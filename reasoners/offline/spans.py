@@ -62,6 +62,10 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,10}(?:-[A-Z0-9]{1,10}){1,4}\b"
         r"|\b[A-Z]{1,4}\d{1,6}[A-Z]?\b|\b[A-Z][a-z]+-[A-Z][\w-]+\b"
     ),
+    "locative": re.compile(
+        r"\b(?:in|at|on|inside|near|next to|behind|beside|outside|under|opposite|by)\s+(?:the\s+|a\s+)?"
+        r"[\w'’-]+(?:\s+(?!(?:and|or|but|if|when|for|to|from|with|which|that|of|in|at|on|by|is|are)\b)[\w'’-]+){0,3}"
+    ),
     "emphasis": re.compile(r"\*\*([^*]{2,80})\*\*|\*([^*\s][^*]{0,78}[^*\s]|[^*\s])\*|_([^_]{2,80})_"
                            r"|[\"“]([^\"”]{2,80})[\"”]"),
 }

@@ -1,7 +1,8 @@
 """A plausible model for the stub server: answers each step's schema from the request it was sent.
 
 Understand says lookup; plan searches the whole question; synthesise claims the first sentence of the first
-document, citing it; judge supports every claim. Enough for whole-loop tests and the benchmark.
+document, citing it, with its first amount or number as the short answer; judge supports every claim. Enough for
+whole-loop tests and the benchmark.
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ def structured(body: dict[str, Any]) -> dict[str, Any]:
         return {"query_class": "lookup", "entities": [], "answer_type": "other"}
     if name == "SearchPlan":
         return {"searches": [{"text": question, "mode": "hybrid", "purpose": "the whole question", "k": 5}]}
-    if name == "Draft":
+    if name == "Answer":
         found = _DOCUMENT.search(prompt)
         if not found:
-            return {"claims": []}
+            return {"claims": [], "short_answer": None}
         sentence = re.split(r"(?<=\.)\s+", html.unescape(found.group(2)).strip())[0]
-        return {"claims": [{"text": sentence, "citations": [html.unescape(found.group(1))]}]}
+        value = re.search(r"(?:EUR|CAD) [\d,]+|\b\d[\d,.]*\b", sentence)
+        return {"claims": [{"text": sentence, "citations": [html.unescape(found.group(1))]}],
+                "short_answer": value.group(0) if value else None}
     if name == "Judgement":
         return {"checks": [{"claim": int(i), "supported": True, "reason": ""} for i in _CLAIM.findall(prompt)]}
     raise ValueError(f"no scripted answer for schema {name!r}")

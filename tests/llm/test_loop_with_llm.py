@@ -41,7 +41,7 @@ def test_a_run_decided_by_the_model_answers_with_citations_and_counts_its_tokens
     assert result["status"] == "answered" and grounded(result, index)
     assert "Head of Finance" in result["answer"]
     assert [s.body["response_format"]["json_schema"]["name"] for s in stub.seen] == [
-        "QuestionUnderstanding", "SearchPlan", "Draft", "Judgement"]
+        "QuestionUnderstanding", "SearchPlan", "Answer", "Judgement"]
     assert result["usage"]["tokens"] == 4 * 150  # provider usage, not estimates
 
 

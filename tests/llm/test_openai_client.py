@@ -43,7 +43,8 @@ def test_every_model_step_decides_from_the_servers_answers(stub, method):
         answer({"searches": [{"text": "expense approval limit", "mode": "keyword", "purpose": "p", "k": 4}]},
                prompt_tokens=150, completion_tokens=20),
         answer({"claims": [{"text": "Claims above EUR 5,000 need approval from the Head of Finance.",
-                            "citations": ["expense#0"]}]}, prompt_tokens=300, completion_tokens=25),
+                            "citations": ["expense#0"]}], "short_answer": "the Head of Finance"},
+               prompt_tokens=300, completion_tokens=25),
         answer({"checks": [{"claim": 0, "supported": True, "reason": ""}]}, prompt_tokens=200, completion_tokens=8),
     ]
     reasoner = llm(stub.url, method=method)
@@ -56,6 +57,7 @@ def test_every_model_step_decides_from_the_servers_answers(stub, method):
                                                                               "keyword", 4)]
     assert plan.tokens == 170 and draft.tokens == 325 and judged.tokens == 208
     assert draft.value.claims[0].citations == ["expense#0"] and judged.value[0].supported
+    assert draft.value.short_answer == "the Head of Finance"
     first = stub.seen[0].body
     assert first["model"] == "stub-model" and first["max_completion_tokens"] == OUTPUT_TOKENS["understand"]
     if method == "json_schema":
