@@ -32,15 +32,21 @@ _DATE_LIKE = re.compile(r"^(?:\d|January|February|March|April|May|June|July|Augu
 
 
 def names_in(reading: Reading, question: str) -> list[str]:
-    """Names a unit points to that the question does not state: role cells first, then longer names first."""
+    """Names a unit points to that the question does not state.
+
+    Cells whose header names a role, owner or place come first; then the names nearest the words the question
+    matched ('reviewed by Legal through the Contract Desk' for a question about a contract review).
+    """
     asked = stems(question)
     found: dict[str, None] = {}
     for cell in reading.unit.cells:
         if cell.header and _POINTER_HEADERS.search(cell.header) and not stems(cell.value) <= asked:
             found.setdefault(re.sub(r"^(the|a|an)\s+", "", cell.value.strip(" ."), flags=re.IGNORECASE), None)
     text = reading.unit.plain
-    spans = [text[s:e] for s, e in finditer("name", text)]
-    for span in sorted(spans, key=lambda s: -len(s.split())):
+    anchors = [m.start() for m in re.finditer(r"[\w'’-]+", text) if stems(m.group(0)) & asked]
+    spans = [(min((abs(s - a) for a in anchors), default=0), -len(text[s:e].split()), text[s:e])
+             for s, e in finditer("name", text)]
+    for _, _, span in sorted(spans):
         own = stems(span)
         if own and not own <= asked and not _DATE_LIKE.match(span) and not values(span) == [span]:
             found.setdefault(span, None)
@@ -72,13 +78,14 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
         unfinished_lists = unfinished(question, expected, read(question, expected, units, rank_of))
         if unfinished_lists:
             return Lack(False, unfinished=unfinished_lists, asked_of=head_phrase(question))
-    if synthesise(question, understanding, evidence, None).claims:
-        return Lack(True)
+    answered = bool(synthesise(question, understanding, evidence, None).claims)
     names: dict[str, None] = {}
     held = set().union(*(title_keys(e.title) for e in evidence))  # a document held already leads nowhere new
     best: list[Chain] = sorted(found, key=lambda c: -c.coverage)[:CHAINS_READ]
-    for chain in best:
-        for name in names_in(chain.last, question):
-            if normalise_name(name) not in followed | held:
-                names.setdefault(name, None)
-    return Lack(False, list(names)[:MAX_LINKS], head_phrase(question))
+    # the best name of each of the best chains first, then their next names
+    listed = [[n for n in names_in(chain.last, question) if normalise_name(n) not in followed | held] for chain in best]
+    for rank in range(max((len(found_names) for found_names in listed), default=0)):
+        for found_names in listed:
+            if rank < len(found_names):
+                names.setdefault(found_names[rank], None)
+    return Lack(answered, list(names)[:MAX_LINKS], head_phrase(question))

@@ -26,6 +26,8 @@ RARE = 3
 CANDIDATES = 40
 """Only the best-covering units start or continue chains."""
 _IDENTITY = re.compile(r"\b(name|role|team|person|who|system|tool|title|owner|lead|room|contact|service)\b", re.I)
+_NOT_HEADS = frozenset("""head chief team office director manager lead vice senior junior general deputy the our
+your their this that each every all any new old first last next main north south east west central""".split())
 _PRONOUN = re.compile(r"^(she|he|her|his|it|its|they|their|this|these)\b", re.I)
 
 
@@ -67,8 +69,12 @@ class _Names:
         self.counts = counts
 
     def linking(self, reading: Reading) -> set[str]:
-        return {n for n in self.mentioned[id(reading)] if n not in self.asked
-                and (" " in n or self.counts.get(n, 0) <= RARE) and not n[:1].isdigit()}
+        """The names a unit may link by: those the question does not state, of two words or more or rare, and the
+        first word of a longer name when it is a name itself ('Belém' of 'Belém auditorium')."""
+        names = {n for n in self.mentioned[id(reading)] if n not in self.asked and not n[:1].isdigit()}
+        heads = {n.split()[0] for n in names if " " in n and n.split()[0] not in _NOT_HEADS and len(n.split()[0]) > 3}
+        return {n for n in names | heads if n not in self.asked and (" " in n or self.counts.get(n, 0) <= RARE
+                                                                      or n in heads)}
 
     def stated(self, reading: Reading) -> set[str]:
         """What a unit is about: its subjects and its document's title.

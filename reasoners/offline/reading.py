@@ -108,6 +108,7 @@ def coverage(units: list[Unit], weights: dict[str, float]) -> float:
 
 
 _LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
+_OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
 
 
 def _asked(span: str, kind: str, question: str, question_stems: set[str], question_values: set[str]) -> bool:
@@ -157,10 +158,15 @@ def answer_span(unit: Unit, expected: Expected, question: str) -> tuple[str, flo
     anchors = [m.start() for k in question_stems for m in re.finditer(rf"\b{re.escape(k)}", text, re.IGNORECASE)]
     best: tuple[float, str, float] | None = None
     cell_starts = _cell_offsets(text, unit.cells)
+    # a number that is part of a date, a time, a phone number or a code is not a count or an amount
+    taken = [range(s, e) for k in _OTHER_FORMS for s, e in finditer(k, text)] if expected.kind in (
+        "number", "amount") else []
     for rank, kind in enumerate(kinds):
         for start, end in finditer(kind, text):
             span = text[start:end].strip(" ,;.")
             if not span or _asked(span, kind, question, question_stems, question_values):
+                continue
+            if kind == "number" and any(start in r for r in taken):
                 continue
             fit = max((_cell_fit(c, expected, question_stems) for c, (s, e) in cell_starts if s <= start < e),
                       default=0.0)

@@ -112,7 +112,9 @@ def _is_heading(sentence: str, title: str, following: bool) -> bool:
 
 def units_of(evidence: Evidence) -> list[Unit]:
     """The units of one chunk, in reading order; instructions found inside the document are left out."""
-    sentences = chunk_sentences(evidence.text)
+    # a table row is one unit even when a cell holds a full stop ('excl. VAT'); other lines split into sentences
+    sentences = [s for line in evidence.text.split("\n") for s in
+                 ([line.strip()] if len(cells_of(line)) > 1 else chunk_sentences(line)) if s]
     superseded = bool(_SUPERSEDED.search(evidence.title) or _SUPERSEDED.search(evidence.text[:400]))
     units: list[Unit] = []
     heading, lead = "", ""
