@@ -32,6 +32,8 @@ GENERIC = frozenset(stems(
 TYPED_KINDS = {"amount", "number", "date", "time", "phone", "email", "url", "room", "code"}
 """Kinds whose value has a recognisable form: a unit without one cannot answer."""
 FOUND_BONUS, MISSING_PENALTY, SUPERSEDED_PENALTY, HEAD_BONUS = 0.2, 0.3, 0.3, 0.15
+SUBJECT_BONUS = 2.0
+"""How much a definitional sentence's subject is preferred, times the share of the question its description says."""
 
 _SPAN_KINDS: dict[str, tuple[str, ...]] = {
     "amount": ("amount", "number"),
@@ -158,25 +160,47 @@ def answer_span(unit: Unit, expected: Expected, question: str) -> tuple[str, flo
     anchors = [m.start() for k in question_stems for m in re.finditer(rf"\b{re.escape(k)}", text, re.IGNORECASE)]
     best: tuple[float, str, float] | None = None
     cell_starts = _cell_offsets(text, unit.cells)
-    # a number that is part of a date, a time, a phone number or a code is not a count or an amount
-    taken = [range(s, e) for k in _OTHER_FORMS for s, e in finditer(k, text)] if expected.kind in (
-        "number", "amount") else []
+    # a number that is part of a date, a time, a phone number or a code is not a count or an amount; a date is not
+    # a name
+    blocking = _OTHER_FORMS if expected.kind in ("number", "amount") else ("date", "time") if expected.kind in (
+        "person", "place", "name", "other", "list") else ()
+    taken = [range(s, e) for k in blocking for s, e in finditer(k, text)]
+    subject = _defined(text)
     for rank, kind in enumerate(kinds):
         for start, end in finditer(kind, text):
             span = text[start:end].strip(" ,;.")
             if not span or _asked(span, kind, question, question_stems, question_values):
                 continue
-            if kind == "number" and any(start in r for r in taken):
+            if kind in ("number", "name") and any(start in r for r in taken):
                 continue
+            if expected.kind == "person" and " and " in span:
+                span = span.split(" and ")[0]
             fit = max((_cell_fit(c, expected, question_stems) for c, (s, e) in cell_starts if s <= start < e),
                       default=0.0)
             distance = min((abs(start - a) for a in anchors), default=len(text))
             score = 2.0 * fit - 0.3 * rank - distance / max(len(text), 40)
+            if subject and start == subject[0] and kind in ("name", "emphasis"):
+                # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
+                score += SUBJECT_BONUS * len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
             if best is None or score > best[0]:
                 best = (score, span, fit)
     if best is None and expected.kind in ("person", "place", "name", "other"):
         best = _cell_value(unit, expected, question_stems)
     return (best[1], best[2]) if best else None
+
+
+_DEFINITION = re.compile(r"\s*(?:\([^)]*\)\s*|,[^,]{0,60},\s*)?(?:is|was|are|were|has been|had been)\s+(?:a|an|the)?\b")
+
+
+def _defined(text: str) -> tuple[int, int] | None:
+    """Where a definitional sentence's subject starts, and where its description starts ('X (...) is a ...')."""
+    for start, end in finditer("name", text[:80]):
+        if start > 4:
+            break
+        match = _DEFINITION.match(text, end)
+        if match:
+            return start, match.end()
+    return None
 
 
 def _cell_offsets(text: str, cells: tuple[Cell, ...]) -> list[tuple[Cell, tuple[int, int]]]:

@@ -34,6 +34,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         rf"(?:\s(?:per|a|each)\s(?:day|week|month|year|person|device|employee|night))?"
         r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
         r"hundred)\s(?:working\s)?(?:days?|weeks?|months?|years?|hours?|people|times)\b"
+        rf"|{_NUMBER}\s?(?:million|billion|trillion|thousand|hundred)\b"
         rf"|(?<![\w.+/:-]){_NUMBER}(?![\w/:-]|\.\d)"
     ),
     "date": re.compile(
