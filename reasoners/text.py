@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 import snowballstemmer
@@ -31,12 +32,14 @@ _LEADING = set(
 
 
 _STEMMER = snowballstemmer.stemmer("english")
+_STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps the word it works on in itself: one word at a time
 
 
 @lru_cache(maxsize=65536)
 def stem(term: str) -> str:
     """The Snowball (Porter 2) English stem: 'travelling' and 'travel', 'approves' and 'approval' meet."""
-    return _STEMMER.stemWord(term)
+    with _STEMMER_LOCK:
+        return _STEMMER.stemWord(term)
 
 
 def stems(text: str) -> set[str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from reasoners.offline.reading import Reading, coverage
+from reasoners.offline.spans import finditer
 from reasoners.text import name_spans
 from retrieval.titles import normalise_name, title_keys
 
@@ -56,7 +57,7 @@ class _Names:
 
     def __init__(self, readings: list[Reading], question: str) -> None:
         self.asked = {normalise_name(n) for n in name_spans(question)} | {normalise_name(question)}
-        self.mentioned = {id(r): {normalise_name(n) for n in name_spans(r.unit.plain)} for r in readings}
+        self.mentioned = {id(r): names_of(r.unit.plain) for r in readings}
         self._subjects = {id(r): _subjects_of(r) for r in readings}
         by_place = {(r.unit.evidence.chunk_id, r.unit.position): r for r in readings}
         self.before = {id(r): self._subjects[id(by_place[(r.unit.evidence.chunk_id, r.unit.position - 1)])]
@@ -85,17 +86,22 @@ class _Names:
             id(reading), set())
 
 
+def names_of(text: str) -> set[str]:
+    """The whole names a text mentions, normalised ('IT Service Desk', not also 'Service Desk' or 'Desk')."""
+    return {normalise_name(text[s:e]) for s, e in finditer("name", text)} - {""}
+
+
 def _subjects_of(reading: Reading) -> set[str]:
     """The names a unit is about: the name it opens with, its row label, and cells that name someone or something."""
     unit = reading.unit
     names = {normalise_name(c.value) for c in unit.cells if not c.header or _IDENTITY.search(c.header)}
     names |= {normalise_name(n) for c in unit.cells if not c.header or _IDENTITY.search(c.header)
-              for n in name_spans(c.value)}
+              for n in names_of(c.value)}
     text = unit.plain
     head = re.split(r":\s|\s[-–—]\s|\(", text, maxsplit=1)[0]
     if len(head) > 80:
         head = " ".join(text.split()[:6])
-    names |= {normalise_name(n) for n in name_spans(head)}
+    names |= names_of(head)
     return names - {""}
 
 
