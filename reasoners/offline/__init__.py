@@ -45,7 +45,7 @@ class OfflineReasoner:
 
     def evaluate(self, question: str, understanding: Understanding, subqueries: list[SubQuery],
                  evidence: list[Evidence]) -> StepResult[Assessment]:
-        return StepResult(assess.evaluate(question, understanding, subqueries, evidence))
+        return StepResult(assess.evaluate(question, understanding, subqueries, evidence, self.similarity))
 
     def refine(self, question: str, understanding: Understanding, subqueries: list[SubQuery],
                evidence: list[Evidence], assessment: Assessment, hop: int) -> StepResult[Refinement]:

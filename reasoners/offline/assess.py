@@ -6,6 +6,7 @@ import math
 
 from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
 from policies.instructions import data_sentences, is_instruction
+from reasoners.offline.answerability import Similarity
 from reasoners.offline.bridges import missing_links
 from reasoners.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, values
 from retrieval.titles import normalise_name, split_names, title_keys
@@ -123,7 +124,7 @@ def best_sentence(question: str, evidence: list[Evidence]) -> str:
 
 
 def evaluate(question: str, understanding: Understanding, subqueries: list[SubQuery],
-             evidence: list[Evidence]) -> Assessment:
+             evidence: list[Evidence], similarity: Similarity | None = None) -> Assessment:
     """Coverage and conflicts, then the one gap worth a hop: uncovered sub-query, bridge, missing terms, conflict."""
     # a title lookup finds documents by name, not by wording: its coverage says nothing
     ran = [q for q in subqueries if q.mode != "title" and any(q.id in e.found_by for e in evidence)] or subqueries[:1]
@@ -140,7 +141,7 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
     bridges_run = len({q.id.split(".")[0] for q in bridges})
     tried_names = {normalise_name(n) for q in bridges if q.mode == "title" for n in split_names(q.text)}
     followed_names = {normalise_name(q.purpose.split(": ", 1)[-1]) for q in bridges if q.mode != "title"}
-    lack = missing_links(question, understanding, evidence, followed_names)
+    lack = missing_links(question, understanding, evidence, followed_names, similarity)
     refinements = sum(q.id.startswith("r") for q in subqueries)
     gap: Gap | None = None
     uncovered = [c for c in coverage if not c.covered and c.subquery_id != "q0" and not c.subquery_id.startswith("r")]

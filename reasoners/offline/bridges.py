@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from graph.models import Evidence, Understanding
 from reasoners.offline.answer_types import head_phrase
+from reasoners.offline.answerability import Similarity
 from reasoners.offline.chains import Chain
 from reasoners.offline.extractive import best_chains, evidence_units, synthesise
 from reasoners.offline.lists import unfinished
@@ -66,8 +67,26 @@ class Lack:
     """Titles of documents whose list goes on beyond the passages held."""
 
 
+def cut_short(best: list[Chain], evidence: list[Evidence]) -> list[str]:
+    """Titles of the best passages' documents whose held chunk ends on a lead-in, the next chunk not held.
+
+    What a lead-in ('Rota (week starting Monday):') introduces is in the next chunk.
+    """
+    held = {e.chunk_id for e in evidence}
+    titles: dict[str, None] = {}
+    for chain in best:
+        for reading in chain.readings:
+            chunk = reading.unit.evidence
+            doc, _, ordinal = chunk.chunk_id.rpartition("#")
+            lines = [line for line in chunk.text.split("\n") if line.strip()]
+            if lines and lines[-1].rstrip().endswith(":") and ordinal.isdigit() and \
+                    f"{doc}#{int(ordinal) + 1}" not in held:
+                titles.setdefault(chunk.title, None)
+    return list(titles)
+
+
 def missing_links(question: str, understanding: Understanding, evidence: list[Evidence],
-                  followed: set[str]) -> Lack:
+                  followed: set[str], similarity: Similarity | None = None) -> Lack:
     """Whether the evidence answers the question already, and if not, what to look for next.
 
     That is the names to follow (not in `followed`, normalised), or a list that continues beyond what is held.
@@ -78,7 +97,9 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
         unfinished_lists = unfinished(question, expected, read(question, expected, units, rank_of))
         if unfinished_lists:
             return Lack(False, unfinished=unfinished_lists, asked_of=head_phrase(question))
-    answered = bool(synthesise(question, understanding, evidence, None).claims)
+    answered = bool(synthesise(question, understanding, evidence, None, similarity).claims)
+    if not answered and (cut := cut_short(found[:CHAINS_READ], evidence)):
+        return Lack(False, unfinished=cut, asked_of=head_phrase(question))
     names: dict[str, None] = {}
     held = set().union(*(title_keys(e.title) for e in evidence))  # a document held already leads nowhere new
     best: list[Chain] = sorted(found, key=lambda c: -c.coverage)[:CHAINS_READ]

@@ -70,8 +70,11 @@ class _Names:
         self.counts = counts
 
     def linking(self, reading: Reading) -> set[str]:
-        """The names a unit may link by: those the question does not state, of two words or more or rare, and the
-        first word of a longer name when it is a name itself ('Belém' of 'Belém auditorium')."""
+        """The names a unit may link by, which the question does not state.
+
+        Names of two words or more, rare single names, and the first word of a longer name when it is a name itself
+        ('Belém' of 'Belém auditorium').
+        """
         names = {n for n in self.mentioned[id(reading)] if n not in self.asked and not n[:1].isdigit()}
         heads = {n.split()[0] for n in names if " " in n and n.split()[0] not in _NOT_HEADS and len(n.split()[0]) > 3}
         return {n for n in names | heads if n not in self.asked and (" " in n or self.counts.get(n, 0) <= RARE

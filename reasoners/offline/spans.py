@@ -108,10 +108,10 @@ def _names(text: str) -> Iterator[tuple[int, int]]:
     for match in _NAME.finditer(text):
         start, end = match.span()
         words = text[start:end].split()
-        while words and words[0].lower() in _LEADING_WORDS:
+        while words and words[0].lower() in _LEADING_WORDS and not _acronym(words[0]):
             start = text.index(words[1], start + len(words[0])) if len(words) > 1 else end
             words.pop(0)
-        while words and words[-1].lower() in _LEADING_WORDS | {"'s"}:
+        while words and words[-1].lower() in _LEADING_WORDS | {"'s"} and not _acronym(words[-1]):
             words.pop()
         if not words:
             continue
@@ -125,6 +125,11 @@ def _names(text: str) -> Iterator[tuple[int, int]]:
         if len(words) == 1 and opens and not _looks_like_a_name(span):
             continue
         yield start, end
+
+
+def _acronym(word: str) -> bool:
+    """'IT' or 'AS' in capitals is a name's word, not the pronoun or preposition."""
+    return len(word) > 1 and word.isupper()
 
 
 def _looks_like_a_name(word: str) -> bool:
