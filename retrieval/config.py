@@ -8,7 +8,7 @@ from pathlib import Path
 
 from policies.entitlements import Directory, EntitlementResolver
 from retrieval.backend import IndexBackend
-from retrieval.embeddings import cache_dir
+from retrieval.cache import cache_dir
 from retrieval.errors import IndexStoreError
 
 DEMO_ROOT = Path(__file__).resolve().parent.parent / "demo"
