@@ -13,8 +13,7 @@ from graph.stats import summarise
 from policies.errors import BoundloopError
 
 
-def add_ask(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ask", help="ask a question: cited claims, a fallback list, or an honest abstention")
+def add_ask(p: argparse.ArgumentParser) -> None:
     p.add_argument("question", nargs="?", help="the question")
     p.add_argument("--user", help="the user to ask as (from the directory)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -24,16 +23,14 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_ask)
 
 
-def add_trace(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("trace", help="print every transition of a past run")
+def add_trace(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_id")
     p.add_argument("--json", action="store_true")
     add_location_args(p)
     p.set_defaults(run=run_trace)
 
 
-def add_stats(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("stats", help="hops per class and limit hits over past runs")
+def add_stats(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
     add_location_args(p)
     p.set_defaults(run=run_stats)

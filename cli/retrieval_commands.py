@@ -19,8 +19,7 @@ from retrieval.ingest import IngestReport, delete, ingest
 from retrieval.loaders import load_path
 
 
-def add_ingest(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ingest", help="add or update documents (JSONL file or folder) in an index")
+def add_ingest(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", help="a .jsonl file or a folder of .md/.txt/.html/.pdf files")
     p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX)")
     p.add_argument("--default-acl", metavar="GROUP", help="group for documents that carry no ACL")
@@ -29,8 +28,7 @@ def add_ingest(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_ingest)
 
 
-def add_search(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("search", help="hybrid search, trimmed to what the user may see")
+def add_search(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", nargs="?", help="the search text")
     p.add_argument("--user", help="the user to search as (from the directory)")
     p.add_argument("--k", type=int, default=10, help="number of results (default 10)")

@@ -14,8 +14,7 @@ DEMO_CONFLICT = ("--demo serves the bundled demo corpus with its own directory: 
                  "(and unset BOUNDLOOP_INDEX and BOUNDLOOP_DIRECTORY)")
 
 
-def add_serve(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="serve the HTTP API (POST /ask, /ask/stream, /ingest; GET /runs, /metrics)")
+def add_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
