@@ -19,7 +19,8 @@ class Command:
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("ask", "ask a question: cited claims, a fallback list, or an honest abstention", "cli.loop_commands:add_ask"),
+    Command("ask", "ask a question: cited claims, a fallback list, or an honest abstention",
+            "cli.loop_commands:add_ask"),
     Command("search", "hybrid search, trimmed to what the user may see", "cli.retrieval_commands:add_search"),
     Command("ingest", "add, update, sync or delete documents (JSONL file or folder) in an index",
             "cli.retrieval_commands:add_ingest"),

@@ -51,7 +51,7 @@ class _Graph:
         return out
 
     def linear(self, x: str, prefix: str) -> str:
-        """x @ W.T + b, with W.T stored as the initialiser (as torch.onnx exports `nn.Linear`)."""
+        """The input times W.T plus b, with W.T stored as the initialiser (as torch.onnx exports `nn.Linear`)."""
         return self.op("Add", self.weight(f"{prefix}.bias"),
                        self.op("MatMul", x, self.weight(f"{prefix}.weight", transpose=True)))
 

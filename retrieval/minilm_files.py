@@ -1,5 +1,7 @@
-"""The offline encoder's files: the packaged all-MiniLM-L6-v2 weights and tokenizer, and the int8 ONNX file built
-from them into the cache on first use (or by `scripts/build_encoder.py`)."""
+"""The offline encoder's files: the packaged weights and tokenizer, and the int8 ONNX file built from them.
+
+The int8 file is built into the cache on first use, or by `scripts/build_encoder.py` (which setup runs).
+"""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@
     python3 scripts/build_encoder.py --from-torch    # re-export through PyTorch instead (pip install '.[export]')
     python3 scripts/build_encoder.py --out FILE      # somewhere else
 
-`bash scripts/setup.sh` runs the first form. The two builds give the same int8 weights (see tests/test_encoder_build.py).
+`bash scripts/setup.sh` runs the first form. Both builds give the same int8 weights (tests/test_encoder_build.py).
 """
 
 from __future__ import annotations

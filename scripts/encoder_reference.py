@@ -1,5 +1,7 @@
-"""Regenerate tests/fixtures/minilm_reference.npz: texts with the vectors of the PyTorch-exported int8 encoder (the
-encoder boundloop used before it was built without PyTorch) and of the fp32 sentence-transformers model.
+"""Regenerate tests/fixtures/minilm_reference.npz: reference texts and their vectors.
+
+The vectors are those of the PyTorch-exported int8 encoder (the one boundloop used before it was built without
+PyTorch) and of the fp32 sentence-transformers model.
 
 Needs the export extra (`pip install -e '.[export]'`); the test that reads the file needs no PyTorch.
 """
