@@ -12,6 +12,7 @@ import math
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,7 @@ class _Graph:
         value = self.weights[key].astype(np.float32)
         return self.const(key, value.T if transpose else value)
 
-    def op(self, op_type: str, *inputs: str, **attrs: object) -> str:
+    def op(self, op_type: str, *inputs: str, **attrs: Any) -> str:
         from onnx import helper
 
         self._count += 1
@@ -112,7 +113,7 @@ def _layer(g: _Graph, x: str, mask: str, n: int, heads: int, hidden: int, epsilo
     return g.layer_norm(out, f"{p}.output.LayerNorm", epsilon)
 
 
-def fp32_model(model_dir: Path) -> object:
+def fp32_model(model_dir: Path) -> Any:
     """The encoder as an fp32 ONNX model: token ids, mask and type ids in; the last hidden state out."""
     from onnx import TensorProto, helper
     from safetensors.numpy import load_file
