@@ -21,9 +21,9 @@ class Command:
 COMMANDS: tuple[Command, ...] = (
     Command("ask", "ask a question: cited claims, a fallback list, or an honest abstention",
             "cli.loop_commands:add_ask"),
-    Command("search", "hybrid search, trimmed to what the user may see", "cli.retrieval_commands:add_search"),
+    Command("search", "hybrid search, trimmed to what the user may see", "cli.search_command:add_search"),
     Command("ingest", "add, update, sync or delete documents (JSONL file or folder) in an index",
-            "cli.retrieval_commands:add_ingest"),
+            "cli.ingest_command:add_ingest"),
     Command("trace", "print every transition of a past run", "cli.loop_commands:add_trace"),
     Command("stats", "hops per class and limit hits over past runs", "cli.loop_commands:add_stats"),
     Command("eval", "score the loop against one-hop and untargeted baselines on a dataset",

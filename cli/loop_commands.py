@@ -7,10 +7,10 @@ import json
 from datetime import datetime
 from typing import Any
 
+from cli.inputs import require_text_and_user
 from cli.jsonl import run_batch
 from cli.workspace import Workspace, add_location_args
 from graph.stats import summarise
-from policies.errors import BoundloopError
 
 
 def add_ask(p: argparse.ArgumentParser) -> None:
@@ -57,12 +57,12 @@ def _print_result(result: dict[str, Any]) -> None:
 
 
 def run_ask(args: argparse.Namespace) -> int:
+    if not args.batch:
+        require_text_and_user("ask", "QUESTION", args.question, args.user)
     workspace = Workspace.open(args.index, args.directory)
     if args.batch:
         return run_batch(args.batch, args.out, lambda user, question: workspace.runner.ask(question, user),
                          desc="asking")
-    if not args.question or not args.user:
-        raise BoundloopError("ask needs a QUESTION and --user NAME (or --batch FILE.jsonl)")
     result = workspace.runner.ask(args.question, args.user)
     if args.json:
         print(json.dumps(result, indent=2))
