@@ -30,11 +30,11 @@ def _inside(target: Path, root: Path) -> bool:
 def walk_folder(folder: Path, suffixes: set[str], follow_links: bool = False) -> Iterator[FolderEntry]:
     """Every file below `folder` with one of `suffixes` (lower case), in a stable order, and the links left out."""
     root = folder.resolve()
-    seen_dirs = {root}
-    pending = [(root, "")]
+    # each folder to read with the real folders above it on its path: a link to one of those would loop
+    pending: list[tuple[Path, str, frozenset[Path]]] = [(root, "", frozenset({root}))]
     found: list[FolderEntry] = []
     while pending:
-        directory, prefix = pending.pop()
+        directory, prefix, above = pending.pop()
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError:
@@ -44,26 +44,27 @@ def walk_folder(folder: Path, suffixes: set[str], follow_links: bool = False) ->
             path = Path(directory) / entry.name
             if entry.is_symlink():
                 target = path.resolve()
+                if not (target.is_dir() or path.suffix.lower() in suffixes or target.suffix.lower() in suffixes):
+                    continue  # a link to a file of another kind, like any such file
                 if not follow_links:
-                    if target.is_dir() or target.suffix.lower() in suffixes:
-                        found.append(FolderEntry(path, relative, "a symbolic link; not followed (--follow-links "
-                                                 "follows links that stay inside the folder)"))
-                    continue
-                if not _inside(target, root):
+                    found.append(FolderEntry(path, relative, "a symbolic link; not followed (--follow-links "
+                                             "follows links that stay inside the folder)"))
+                elif not _inside(target, root):
                     found.append(FolderEntry(path, relative, "a symbolic link that leaves the folder; not followed"))
-                    continue
-                if target.is_dir():
-                    if target not in seen_dirs:  # a link back up the tree would loop
-                        seen_dirs.add(target)
-                        pending.append((target, relative + "/"))
-                    continue
-                if target.is_file() and target.suffix.lower() in suffixes:
+                elif target.is_dir():
+                    if target in above:
+                        found.append(FolderEntry(path, relative, "a symbolic link to a folder above it; not followed"))
+                    else:
+                        pending.append((target, relative + "/", above | {target}))
+                elif target.is_file() and target.suffix.lower() in suffixes:
                     found.append(FolderEntry(target, relative))
+                else:
+                    found.append(FolderEntry(path, relative, "a symbolic link to something that is not a document"))
                 continue
             mode = entry.stat(follow_symlinks=False).st_mode
             if stat.S_ISDIR(mode):
-                seen_dirs.add(path.resolve())
-                pending.append((path, relative + "/"))
+                real = path.resolve()
+                pending.append((real, relative + "/", above | {real}))
             elif stat.S_ISREG(mode) and path.suffix.lower() in suffixes:
                 found.append(FolderEntry(path, relative))
     yield from sorted(found, key=lambda e: e.relative)
