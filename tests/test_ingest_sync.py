@@ -131,3 +131,24 @@ def test_reconcile_refuses_a_relabel_of_content_that_changed_meanwhile():
         reconcile(WriteBatch([], [], [update]), {"d": StoredDocument("other", ("g",))})
     todo, applied = reconcile(WriteBatch([], [], [update]), {"d": StoredDocument("old", ("g",))})
     assert todo.acl_updates == [update] and applied == Applied(unchanged=1)
+
+
+def test_an_index_from_before_origins_is_upgraded_in_place(tmp_path, docs_jsonl):
+    import sqlite3
+
+    from retrieval.sqlite_index import SqliteIndex
+
+    index = SqliteIndex(tmp_path / "idx", create=True)
+    ingest(index, HashEncoder(), load_jsonl(docs_jsonl), show_progress=False)
+    index.close()
+    db = sqlite3.connect(tmp_path / "idx" / "index.db")  # as schema version 1 wrote it: no origin column
+    db.execute("ALTER TABLE documents DROP COLUMN origin")
+    db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
+    db.commit()
+    db.close()
+    index = SqliteIndex(tmp_path / "idx")
+    assert index.stored_documents()["expense"].origin == ""
+    again = ingest(index, HashEncoder(), load_jsonl(docs_jsonl), show_progress=False)
+    assert (again.unchanged, again.chunks_written) == (len(DOCS), 0)  # the origin is recorded, nothing re-embedded
+    assert index.stored_documents()["expense"].origin == str(docs_jsonl.resolve())
+    index.close()
