@@ -2,8 +2,9 @@
 
 `BOUNDLOOP_ACCESS_LOG` chooses the form: `text` (the default), `json` (one object per line) or `off`. Lines go to
 the `boundloop.access` logger (standard error unless the deployment configures that logger). The route is the
-template (`/runs/{run_id}`), never the raw path, so run ids and query strings stay out of the log; the user is the
-credential's owner once authenticated, else `-`.
+template (`/runs/{run_id}`), never the raw path, so run ids and query strings stay out of the log; a static file
+(which has no template) is logged by its path, a request that matches nothing as `-`. The user is the credential's
+owner once authenticated, else `-`.
 """
 
 from __future__ import annotations
@@ -54,7 +55,10 @@ def access_line(form: AccessLogFormat, method: str, route: str, status: int, ms:
 
 
 class AccessLogMiddleware:
-    """Logs each request that reaches one of the service's routes (or none of them: route `-`) when it ends."""
+    """Logs each request when it ends, unless it went to a route that is not the service's (`paths`).
+
+    When the app is mounted in the LangGraph server, the server's own routes are its own to log.
+    """
 
     def __init__(self, app: ASGIApp, form: AccessLogFormat, paths: frozenset[str]) -> None:
         self.app = app
@@ -80,7 +84,9 @@ class AccessLogMiddleware:
             await self.app(scope, receive, capture)
         finally:
             route = getattr(scope.get("route"), "path", None)
-            if route is None or route in self.paths:  # a route of the mounting server is its own to log
+            if route is None or route in self.paths:
+                if route is None:  # static files have no template; a request that matched nothing is `-`
+                    route = "-" if status == 404 else scope.get("path", "-")
                 user = scope.get("state", {}).get(USER_KEY) or "-"
                 ms = (time.perf_counter() - started) * 1000
-                LOGGER.info(access_line(self.form, scope["method"], route or "-", status, ms, user))
+                LOGGER.info(access_line(self.form, scope["method"], route, status, ms, user))

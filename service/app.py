@@ -26,6 +26,7 @@ from service.routes_runs import router as runs_router
 from service.settings import ServiceSettings
 from service.state import ServiceState, build_state
 from service.web import install_web
+from service.web import router as web_router
 
 ROUTERS = (ask_router, runs_router, ingest_router, ops_router, me_router)
 
@@ -70,5 +71,6 @@ def create_app(state: ServiceState | None = None,
     app.add_middleware(RateLimitMiddleware, per_key=settings.rate_per_key, per_address=settings.rate_per_address)
     paths = frozenset(route.path for router in ROUTERS for route in router.routes if hasattr(route, "path"))
     app.add_middleware(RequestMetricsMiddleware, paths=paths)
-    app.add_middleware(AccessLogMiddleware, form=access_log_format or format_from_env(), paths=paths)  # outermost
+    app.add_middleware(AccessLogMiddleware, form=access_log_format or format_from_env(),  # outermost
+                       paths=paths | {route.path for route in web_router.routes if hasattr(route, "path")})
     return app

@@ -38,13 +38,15 @@ def _requests(client: TestClient) -> str:
     client.get(f"/runs/{run_id}", headers=auth("bob"))
     client.post("/ask", json={"question": "q"}, headers={"X-API-Key": "wrong"})
     client.get("/no/such/route")
+    client.get("/")
+    client.get("/openapi.json")
     return run_id
 
 
 def test_text_lines_name_the_route_template_status_and_user(state, lines):
     with TestClient(create_app(state, access_log_format="text"), raise_server_exceptions=False) as client:
         run_id = _requests(client)
-    assert len(lines) == 5
+    assert len(lines) == 7
     fields = [line.split(" ", 1)[1].split() for line in lines]  # after the timestamp
     assert [(f[0], f[1], f[2], f[4]) for f in fields] == [
         ("GET", "/healthz", "200", "user=-"),
@@ -52,6 +54,8 @@ def test_text_lines_name_the_route_template_status_and_user(state, lines):
         ("GET", "/runs/{run_id}", "200", "user=bob"),
         ("POST", "/ask", "401", "user=-"),
         ("GET", "-", "404", "user=-"),
+        ("GET", "/", "200", "user=-"),
+        ("GET", "/openapi.json", "200", "user=-"),
     ]
     assert all(f[3].endswith("ms") and float(f[3][:-2]) >= 0 for f in fields)
     assert not any(run_id in line for line in lines)  # ids stay out of the log
