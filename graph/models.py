@@ -130,6 +130,9 @@ class Draft(BaseModel):
         description="The value the question asks for (an amount with its unit, a date, a name, a code, yes or no), "
         "taken from the claims; null when the question asks for an explanation or nothing answers it.",
     )
+    conflicts: list[Conflict] = Field(
+        default_factory=list, description="Other values for the answer, e.g. in a superseded document, not used."
+    )
 
 
 class Verdict(BaseModel):

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from typing_extensions import TypedDict  # pydantic builds JSON schemas (Studio, /schemas) only from this one on 3.11
 
-from graph.models import Assessment, Claim, Evidence, SubQuery, Understanding, Verdict
+from graph.models import Assessment, Claim, Conflict, Evidence, SubQuery, Understanding, Verdict
 from graph.reducers import append, merge_evidence, merge_subqueries
 from policies.budget import StopReason
 
@@ -60,6 +60,8 @@ class LoopState(LoopOutput, total=False):
     """The latest evaluation: coverage, conflicts and the gap."""
     draft: list[Claim]
     """Claims from the synthesiser, before verification."""
+    draft_conflicts: list[Conflict]
+    """Values the synthesiser set aside, e.g. those of a superseded document."""
     verdicts: list[Verdict]
     """The verifier's judgement of each drafted claim."""
     next_step: Step

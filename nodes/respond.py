@@ -65,7 +65,8 @@ def respond(state: LoopState, context: RunContext) -> Outcome:
                            snippet=" ".join(data_sentences(e.text))[:240], score=round(e.score, 6)).model_dump()
             for e in ranked
         ],
-        "conflicts": [c.model_dump() for c in assessment.conflicts] if assessment else [],
+        "conflicts": [c.model_dump() for c in (assessment.conflicts if assessment else [])
+                      + (state.get("draft_conflicts") or [] if status == "answered" else [])],
         "dropped_claims": sum(not v.supported for v in state.get("verdicts", [])),
         "next_step": "end",
     }

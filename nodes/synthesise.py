@@ -21,7 +21,8 @@ def synthesise(state: LoopState, context: RunContext) -> Outcome:
     )
     claims = result.value.claims
     return Outcome(
-        {"draft": claims, "short_answer": result.value.short_answer, "tokens": result.tokens, "next_step": "verify"},
+        {"draft": claims, "short_answer": result.value.short_answer, "draft_conflicts": result.value.conflicts,
+         "tokens": result.tokens, "next_step": "verify"},
         decision=f"{len(claims)} claims; short answer {result.value.short_answer!r}",
         reason=result.note or "extracted from the best-supported sentences",
     )

@@ -6,7 +6,7 @@ asked for. Claims are the evidence's own sentences, cleaned, so each is grounded
 
 from __future__ import annotations
 
-from graph.models import Assessment, Claim, Draft, Evidence, Understanding
+from graph.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import Similarity, load_model, probability
 from reasoners.offline.chains import Chain, chains
@@ -14,8 +14,8 @@ from reasoners.offline.compare import choose, sides, yes_or_no
 from reasoners.offline.lists import list_items
 from reasoners.offline.reading import Reading, read, term_weights
 from reasoners.offline.render import render
-from reasoners.offline.units import Unit, units_of
-from reasoners.text import stem
+from reasoners.offline.units import Unit, older_versions, units_of
+from reasoners.text import stem, stems, values
 
 MAX_EVIDENCE = 12
 MIN_COVERAGE = 0.45
@@ -25,7 +25,8 @@ MIN_COVERAGE = 0.45
 def evidence_units(evidence: list[Evidence]) -> tuple[list[Unit], dict[str, int]]:
     """The units of the best evidence, and each chunk's rank."""
     ranked = sorted(evidence, key=lambda e: -e.score)[:MAX_EVIDENCE]
-    return [u for e in ranked for u in units_of(e)], {e.chunk_id: i for i, e in enumerate(ranked)}
+    older = older_versions(ranked)
+    return [u for e in ranked for u in units_of(e, e.doc_id in older)], {e.chunk_id: i for i, e in enumerate(ranked)}
 
 
 def answers(question: str, expected: Expected, ranked: list[Chain], weights: dict[str, float],
@@ -55,6 +56,26 @@ def best_chains(question: str, understanding: Understanding, evidence: list[Evid
 
 def _claim(reading: Reading, question: str) -> Claim:
     return Claim(text=render(reading.unit, question), citations=[reading.unit.evidence.chunk_id])
+
+
+SAME_SUBJECT = 0.5
+"""Two units state the same thing when they share this share of their words (values aside)."""
+
+
+def superseded_values(answer: Reading, readings: list[Reading]) -> list[Conflict]:
+    """Other values a superseded or older document gives for what the answer states ('EUR 45' beside 'EUR 55')."""
+    said = answer.unit.stems - set(stems(" ".join(values(answer.unit.plain))))
+    found: list[Conflict] = []
+    for other in readings:
+        if not other.unit.superseded or other.answer is None or other.answer == answer.answer or not said or \
+                any(other.answer in c.values for c in found):
+            continue
+        theirs = other.unit.stems - set(stems(" ".join(values(other.unit.plain))))
+        shared = said & theirs
+        if len(shared) / max(len(said | theirs), 1) >= SAME_SUBJECT:
+            found.append(Conflict(topic=" ".join(sorted(shared)[:6]), values=[answer.answer or "", other.answer],
+                                  chunk_ids=[answer.unit.evidence.chunk_id, other.unit.evidence.chunk_id]))
+    return found[:3]
 
 
 def join_items(names: list[str]) -> str:
@@ -106,4 +127,5 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     if not found or not answers(question, expected, found, weights, similarity):
         return Draft()
     best = found[0]
-    return _draft(question, list(best.readings), best.answer if expected.wants_value else None)
+    draft = _draft(question, list(best.readings), best.answer if expected.wants_value else None)
+    return draft.model_copy(update={"conflicts": superseded_values(best.last, readings)})

@@ -110,12 +110,34 @@ def _is_heading(sentence: str, title: str, following: bool) -> bool:
         not _BULLET.match(stripped) and bool(words) and words[0][:1].isupper()
 
 
-def units_of(evidence: Evidence) -> list[Unit]:
-    """The units of one chunk, in reading order; instructions found inside the document are left out."""
+_VERSION = re.compile(r"\b(?:19|20)\d\d\b|\bv(?:ersion)?\s?\d+(?:\.\d+)*\b", re.IGNORECASE)
+
+
+def _version(title: str) -> tuple[str, tuple[int, ...]] | None:
+    """A title's name without its year or version, and that year or version ('Travel Policy 2024')."""
+    found = _VERSION.findall(title)
+    if not found:
+        return None
+    numbers = tuple(int(n) for v in found for n in re.findall(r"\d+", v))
+    return normalise_name(_VERSION.sub(" ", title)), numbers
+
+
+def older_versions(evidence: list[Evidence]) -> set[str]:
+    """Documents whose title names an older year or version of another document held ('... 2024' beside '... 2026')."""
+    versions = {e.doc_id: v for e in evidence if (v := _version(e.title))}
+    return {doc for doc, (name, number) in versions.items()
+            if any(other_name == name and other_number > number for other_name, other_number in versions.values())}
+
+
+def units_of(evidence: Evidence, older: bool = False) -> list[Unit]:
+    """The units of one chunk, in reading order; instructions found inside the document are left out.
+
+    `older`: another document held is a newer version of this one, so it reads as superseded.
+    """
     # a table row is one unit even when a cell holds a full stop ('excl. VAT'); other lines split into sentences
     sentences = [s for line in evidence.text.split("\n") for s in
                  ([line.strip()] if len(cells_of(line)) > 1 else chunk_sentences(line)) if s]
-    superseded = bool(_SUPERSEDED.search(evidence.title) or _SUPERSEDED.search(evidence.text[:400]))
+    superseded = older or bool(_SUPERSEDED.search(evidence.title) or _SUPERSEDED.search(evidence.text[:400]))
     units: list[Unit] = []
     heading, lead = "", ""
     for i, sentence in enumerate(sentences):
