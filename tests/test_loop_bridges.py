@@ -113,7 +113,8 @@ def test_a_document_cannot_steer_the_lookup_by_instruction(index, encoder, resol
 
 
 def test_a_link_no_document_titles_is_found_by_its_wording(index, encoder, resolver, tmp_path):
-    profile = {**PROFILE, "id": "staff", "title": "Operations staff"}  # no document is titled "Dana Reyes"
+    profile = {**PROFILE, "id": "staff", "title": "Operations staff",  # no document is titled "Dana Reyes"
+               "text": "Dana Reyes leads operations support. Her desk is WS-MARKER-407 in the Toronto office."}
     add(index, encoder, tmp_path, GUIDE, profile)
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("At which desk does the owner of the night shift rota sit?", "bob")

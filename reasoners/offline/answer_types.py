@@ -46,7 +46,7 @@ _EXPLANATION = re.compile(
     r"|why\b|explain\b|describe\b|summari[sz]e\b"
     r"|what (?:should|must|do|can|could) (?:i|we|you|employees|staff|people)\b(?!.*\b(?:call|use|ask|contact)\b)"
     r"|what (?:happens|changes|steps|are the (?:steps|rules|requirements|options|conditions))"
-    r"|what (?:is|are) (?:the |our |its |their |\w+'s )?(?:process|procedure|polic(?:y|ies)|rules?|steps|"
+    r"|what (?:is|are) (?:the |our |its |their )?(?:\w+(?:'s|’s) )?(?:process|procedure|polic(?:y|ies)|rules?|steps|"
     r"requirements?|difference|purpose|reason|approach|guidance)\b"
     r"|what did .* (?:decide|say|agree|discuss)\b|tell me about\b)",
     re.IGNORECASE,
@@ -147,11 +147,14 @@ def _choice_options(question: str) -> tuple[str, ...]:
     return ()
 
 
-def _plural(phrase: list[str]) -> bool:
-    """Whether the asked-for noun phrase is plural ('public holidays', 'meeting rooms'), so a list answers it."""
-    head = phrase[-1] if phrase else ""
-    return len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is", "ics")) and \
-        head not in {"days", "hours", "weeks", "months", "years", "minutes", "news", "series", "species", "sales"}
+def plural_noun(phrase: list[str]) -> str:
+    """The plural noun among the first words of the asked-for phrase ('public holidays', 'meeting rooms'), or ''."""
+    for word in phrase[:3]:
+        if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics", "'s")) and \
+                word not in {"days", "hours", "weeks", "months", "years", "minutes", "news", "series", "species",
+                             "sales", "does", "was", "has", "is", "this", "its"}:
+            return word
+    return ""
 
 
 def expected_answer(question: str, query_class: str = "lookup") -> Expected:
@@ -164,8 +167,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected("choice", head, options)
     if _YES_NO.match(lower):
         return Expected("yes_no")
-    if query_class == "aggregation" or (re.match(r"^\s*(which|what)\b", lower) and _plural(phrase)):
-        return Expected("list", head)
+    if query_class == "aggregation" or (re.match(r"^\s*(which|what)\b", lower) and plural_noun(phrase)):
+        return Expected("list", plural_noun(phrase) or head)
     if query_class == "comparison" and re.search(r"\bcompare|\bversus\b|\bvs\b", lower):
         nouns = re.findall(r"[a-z][a-z'-]*", lower)
         return Expected(kind_of_phrase(nouns) or "other", head)

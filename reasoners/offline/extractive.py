@@ -111,7 +111,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         said = yes_or_no(question, understanding.entities, relevant, weights)
         if said:
             return _draft(question, said[1], said[0])
-    if expected.kind == "list" and relevant and max(r.coverage for r in relevant) >= MIN_COVERAGE:
+    if expected.kind == "list" and relevant:
         listed = list_items(question, expected, readings)
         if listed:
             return _draft(question, listed[0], join_items(listed[1]))

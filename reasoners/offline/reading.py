@@ -184,7 +184,7 @@ def answer_span(unit: Unit, expected: Expected, question: str) -> tuple[str, flo
                 score += SUBJECT_BONUS * len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
             if best is None or score > best[0]:
                 best = (score, span, fit)
-    if best is None and expected.kind in ("person", "place", "name", "other"):
+    if best is None and expected.kind not in ("yes_no", "choice", "explanation", "list"):
         best = _cell_value(unit, expected, question_stems)
     return (best[1], best[2]) if best else None
 

@@ -50,7 +50,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "phone": re.compile(
-        r"\+\d{1,3}(?:[\s.-]?\d{1,4}){2,5}|\b(?:extension|ext\.?|x)\s?\d{3,6}\b|\(\d{3}\)\s?\d{3}-\d{4}"
+        r"\+\d{1,3}(?:[\s.-]?\d{1,4}){2,5}|\b(?:extension|ext\.?|x):?\s?\d{3,6}\b|\(\d{3}\)\s?\d{3}-\d{4}"
         r"|\b\d{3}-\d{3}-\d{4}\b"
     ),
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from graph.models import Evidence
-from policies.instructions import is_instruction
+from policies.instructions import data_sentences, is_instruction
 from reasoners.text import chunk_sentences, stems
 from retrieval.titles import normalise_name
 
@@ -64,8 +64,8 @@ class Unit:
 
     @cached_property
     def chunk_stems(self) -> frozenset[str]:
-        """Stems of the rest of its chunk: the passage it is read in."""
-        return frozenset(stems(self.evidence.text)) - self.stems - self.context_stems
+        """Stems of the rest of its chunk, the passage it is read in; planted instructions are not read."""
+        return frozenset(stems(" ".join(data_sentences(self.evidence.text)))) - self.stems - self.context_stems
 
     @property
     def plain(self) -> str:

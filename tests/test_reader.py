@@ -1,0 +1,179 @@
+"""The offline reader: answer kinds, typed spans, units and their rendering, the short answer, lists, choices."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from graph.models import Evidence, Understanding
+from reasoners.offline.answer_types import expected_answer
+from reasoners.offline.extractive import synthesise
+from reasoners.offline.ranges import held_values
+from reasoners.offline.render import render
+from reasoners.offline.spans import spans
+from reasoners.offline.units import older_versions, units_of
+from reasoners.text import stem
+
+
+def evidence(doc_id: str, title: str, text: str, hop: int = 1, score: float = 0.03) -> Evidence:
+    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=score, hop=hop,
+                    found_by=["q0"], rank=1)
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("How many days of annual leave do Lisbon employees get?", "number"),
+    ("What is the daily meal allowance in Europe?", "amount"),
+    ("How much does a parking permit cost?", "amount"),
+    ("Who approves expense claims?", "person"),
+    ("When is the next town hall?", "date"),
+    ("What time does the community garden close?", "time"),
+    ("Which extension should I call?", "phone"),
+    ("What is the web address of the HR system?", "url"),
+    ("In which room does the Head of Finance sit?", "room"),
+    ("Which Slack channel do I ask in?", "code"),
+    ("What is the identifier of the critical finding?", "code"),
+    ("Which book is the club reading in April?", "name"),
+    ("Where do visitors park?", "place"),
+    ("Can contractors use the guest network?", "yes_no"),
+    ("Which is older, the Lisbon office or the Toronto office?", "choice"),
+    ("Who was born first, Yanka Dyagileva or Alexander Bashlachev?", "choice"),
+    ("How do I request annual leave?", "explanation"),
+    ("Why was the release process changed?", "explanation"),
+    ("What is the company's policy on remote work?", "explanation"),
+    ("Which meeting rooms seat 12 or more people?", "list"),
+])
+def test_the_answer_kind_follows_the_question(question, kind):
+    assert expected_answer(question).kind == kind
+
+
+def test_a_choice_names_its_options_and_an_explanation_wants_no_value():
+    assert expected_answer("Who is older, Carrie Akre or Shifty Shellshock?").options == ("Carrie Akre",
+                                                                                        "Shifty Shellshock")
+    assert not expected_answer("How do I reset my password?").wants_value
+
+
+@pytest.mark.parametrize(("kind", "text", "found"), [
+    ("amount", "Europe: EUR 55 per day; North America: CAD 80 per day", ["EUR 55 per day", "CAD 80 per day"]),
+    ("number", "Lisbon: 25 working days; revenue of 1.7 billion views", ["25 working days", "1.7 billion"]),
+    ("date", "Effective 1 January 2026; reviewed in March 2025", ["1 January 2026", "March 2025"]),
+    ("time", "The garden closes at 18:30 and opens at 7 am", ["18:30", "7 am"]),
+    ("phone", "Call extension 6105 or mobile +351 912 555 238", ["extension 6105", "+351 912 555 238"]),
+    ("url", "Open https://tidewater.example.com/leave or mail hr@example.com", ["https://tidewater.example.com/leave"]),
+    ("room", "Priya Raman sits in room 3.12; desk 6-214 is next to it", ["room 3.12", "desk 6-214"]),
+    ("code", "Ask in #team-ledger, type /room, see PT-26-03", ["#team-ledger", "/room", "PT-26-03"]),
+    ("locative", "Visitors park in bay 7 of the garage", ["in bay 7"]),
+])
+def test_typed_spans(kind, text, found):
+    assert [s for s in spans(kind, text) if s in found] == found
+
+
+def test_names_keep_acronyms_and_leave_dates_and_opening_words_out():
+    names = spans("name", "IT Service Desk: open daily. It closes early. Armin Meiwes was born in December 1961.")
+    assert "IT Service Desk" in names and "Armin Meiwes" in names and "It" not in names
+
+
+def test_units_drop_markup_keep_row_and_column_names_and_never_claim_a_heading():
+    chunk = evidence("leave", "Leave Policy 2026", "# Leave Policy 2026\n## Annual leave\n"
+                     "Annual leave; Lisbon: 25 working days; Toronto: 20 working days\n"
+                     "A daily meal allowance replaces receipts:\n- **Europe: EUR 55 per day**")
+    units = units_of(chunk)
+    assert [u.is_heading for u in units] == [True, True, False, False, False]
+    row = units[2]
+    assert render(row, "How many days of annual leave do Lisbon employees get?") == \
+        "Annual leave, Lisbon: 25 working days"
+    assert render(units[4], "What is the meal allowance in Europe?") == \
+        "A daily meal allowance replaces receipts: Europe: EUR 55 per day"
+    assert "*" not in render(units[4], "x") and "|" not in render(row, "x")
+
+
+def test_the_short_answer_is_the_cell_the_question_asks_for():
+    seating = evidence("seating", "Lisbon Office Seating Chart",
+                       "Name: Priya Raman; Role: Head of Finance; Room: 3.12; Extension: 4412")
+    draft = synthesise("In which room does the Head of Finance sit?", Understanding(query_class="lookup"),
+                       [seating], None)
+    assert draft.short_answer == "3.12" and draft.claims[0].citations == ["seating#0"]
+    phone = synthesise("What is the extension of the Head of Finance?", Understanding(query_class="lookup"),
+                       [seating], None)
+    assert phone.short_answer == "4412"
+
+
+def test_a_chain_answers_role_then_person_then_room_each_claim_citing_its_document():
+    policy = evidence("expenses", "Expense Policy", "Claim amount: Up to EUR 500; Approver: Your line manager\n"
+                      "Claim amount: Above EUR 5,000; Approver: The Head of Finance")
+    seating = evidence("seating", "Seating Chart", "Name: Priya Raman; Role: Head of Finance; Room: 3.12", hop=2)
+    question = "I need to submit an expense claim of EUR 6,200. In which room does the person who approves it sit?"
+    draft = synthesise(question, Understanding(query_class="multi_hop"), [policy, seating], None)
+    assert draft.short_answer == "3.12"
+    assert [c.citations for c in draft.claims] == [["expenses#0"], ["seating#0"]]
+    assert "Above EUR 5,000" in draft.claims[0].text
+
+
+def test_ranges_hold_the_amount_a_question_gives_in_its_own_currency():
+    question = "A claim of EUR 6,200"
+    assert held_values("Above EUR 5,000 (above CAD 7,500)", question) == ["EUR 6,200"]
+    assert held_values("EUR 500 - 5,000", question) == []
+    assert held_values("CAD 3,000 - 15,000", "a EUR 7,000 purchase") == []
+
+
+def test_lists_filter_by_the_bound_the_month_and_both_sides():
+    rooms = evidence("rooms", "Lisbon Meeting Rooms", "Sagres - capacity 12.\nOceano - boardroom, capacity 16.\n"
+                     "Douro - capacity 6.\nBelém - auditorium, capacity 120 seated.")
+    draft = synthesise("Which meeting rooms in Lisbon seat 12 or more people?",
+                       Understanding(query_class="aggregation"), [rooms], None)
+    assert draft.short_answer == "Sagres, Oceano and Belém" and len(draft.claims) == 3
+    lisbon = evidence("lx", "Public Holidays - Lisbon Office", "Date: 3 April; Holiday: Good Friday\n"
+                      "Date: 4 June; Holiday: Corpus Christi\nDate: 25 December; Holiday: Christmas Day")
+    toronto = evidence("to", "Public Holidays - Toronto Office", "Date: 3 April; Holiday: Good Friday\n"
+                       "Date: 1 July; Holiday: Canada Day\nDate: 25 December; Holiday: Christmas Day")
+    both = synthesise("Which public holidays are observed by both the Lisbon and the Toronto offices?",
+                      Understanding(query_class="aggregation"), [lisbon, toronto], None)
+    assert both.short_answer == "Good Friday and Christmas Day"
+    june = synthesise("Which public holidays does the Lisbon office observe in June?",
+                      Understanding(query_class="aggregation"), [lisbon, toronto], None)
+    assert june.short_answer == "Corpus Christi"
+
+
+def test_a_choice_compares_the_options_dates():
+    a = evidence("a", "Carrie Akre", "Carrie Akre (born 1968) is an American singer.")
+    b = evidence("b", "Shifty Shellshock", "Shifty Shellshock (born 1974) is an American musician.")
+    older = synthesise("Who is older, Carrie Akre or Shifty Shellshock?", Understanding(query_class="comparison"),
+                       [a, b], None)
+    younger = synthesise("Who is younger, Carrie Akre or Shifty Shellshock?",
+                         Understanding(query_class="comparison"), [a, b], None)
+    assert older.short_answer == "Carrie Akre" and younger.short_answer == "Shifty Shellshock"
+
+
+def test_the_current_document_answers_and_the_superseded_one_is_a_conflict():
+    old = evidence("old", "Travel Policy 2024", "Meal allowance:\nEurope: EUR 45 per day", score=0.04)
+    new = evidence("new", "Travel Policy 2026", "Meal allowance:\nEurope: EUR 55 per day")
+    assert older_versions([old, new]) == {"old"}
+    draft = synthesise("What is the daily meal allowance in Europe?", Understanding(query_class="lookup"),
+                       [old, new], None)
+    assert draft.short_answer == "EUR 55 per day" and draft.claims[0].citations == ["new#0"]
+    assert draft.conflicts and set(draft.conflicts[0].values) == {"EUR 55 per day", "EUR 45 per day"}
+
+
+def test_nothing_is_drafted_when_no_passage_answers():
+    leave = evidence("leave", "Leave Policy", "Annual leave; Lisbon: 25 working days; Toronto: 20 working days")
+    assert synthesise("What is the address of the Singapore office?", Understanding(query_class="lookup"),
+                      [leave], None).claims == []
+
+
+def test_stemming_is_safe_from_many_threads():
+    words = [f"travelling{i}" for i in range(2000)] + ["approvals", "approving"] * 500
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for word in words:
+                stem(word)
+        except BaseException as exc:  # noqa: BLE001 - any failure of a thread is the finding
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and stem("approvals") == stem("approving") == "approv"
