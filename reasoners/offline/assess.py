@@ -32,7 +32,7 @@ def term_weights(question: str, evidence: list[Evidence]) -> dict[str, float]:
     texts = [stems(e.title + " " + e.text) for e in evidence]
     n = max(len(texts), 1)
     weights = {}
-    for k in keys:
+    for k in sorted(keys):  # a fixed order: float sums over the weights must not depend on hash seeds
         df = sum(k in t for t in texts)
         weights[k] = math.log(1 + n / (1 + df)) * (ENTITY_BOOST if k in named else 1.0)
         weights[k] *= MISSING_BOOST if df == 0 else 1.0

@@ -125,7 +125,7 @@ class _Index:
     def into(self, target: Reading) -> list[Reading]:
         """Units of other documents that mention a name `target` states."""
         found: dict[int, Reading] = {}
-        for name in self.names.stated(target):
+        for name in sorted(self.names.stated(target)):
             for r in self.by_name.get(name, []):
                 if r.unit.evidence.doc_id != target.unit.evidence.doc_id:
                     found[id(r)] = r

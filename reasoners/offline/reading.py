@@ -85,7 +85,7 @@ def term_weights(question: str, units: list[Unit]) -> dict[str, float]:
     named = set().union(*(stems(e) for e in entities(question))) if keys else set()
     n = max(len(units), 1)
     weights: dict[str, float] = {}
-    for key in keys:
+    for key in sorted(keys):  # a fixed order: float sums over the weights must not depend on hash seeds
         df = sum(key in u.stems or key in u.context_stems for u in units)
         weights[key] = math.log(1 + n / (1 + df)) * (ENTITY_BOOST if key in named else 1.0)
         weights[key] *= GENERIC_WEIGHT if key in GENERIC else 1.0
