@@ -112,7 +112,7 @@ def features(question: str, expected: Expected, best: Chain, runner_up: Chain | 
         "antonym": float(any(k not in around and ANTONYMS.get(k, set()) & around for k in asked)),
         "negation": float(bool(_NEGATION.search(question)) != bool(_NEGATION.search(text))),
         "number_absent": float(bool(set(values(question)) - set(values(text + " " + units[-1].evidence.title)))),
-        "entity_absent": float(any(not stems(e) & around for e in entities(question))),
+        "entity_absent": float(any(not stems(e) <= passage for e in entities(question))),
         "answer_found": float(best.answer is not None or not expected.wants_value),
         "typed": float(expected.kind in TYPED_KINDS and best.answer is not None),
         "explanation": float(not expected.wants_value or expected.kind in ("other", "list")),

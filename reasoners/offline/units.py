@@ -64,8 +64,14 @@ class Unit:
 
     @cached_property
     def chunk_stems(self) -> frozenset[str]:
-        """Stems of the rest of its chunk, the passage it is read in; planted instructions are not read."""
-        return frozenset(stems(" ".join(data_sentences(self.evidence.text)))) - self.stems - self.context_stems
+        """Stems of the rest of its chunk, the passage it is read in; planted instructions are not read.
+
+        A table row is not read in its sibling rows: the Q3 row does not say what the Q2 row does.
+        """
+        lines = data_sentences(self.evidence.text)
+        if self.cells:
+            lines = [line for line in lines if len(cells_of(line)) < 2]
+        return frozenset(stems(" ".join(lines))) - self.stems - self.context_stems
 
     @property
     def plain(self) -> str:
