@@ -8,12 +8,14 @@ from tests.service.keys import auth
 
 
 def _sample(text: str, name: str, **labels: str) -> float:
+    """The sum of the samples of `name` whose labels include `labels`."""
+    total = 0.0
     for line in text.splitlines():
         if line.startswith(name + "{") or line.startswith(name + " "):
             found = dict(re.findall(r'(\w+)="([^"]*)"', line))
             if all(found.get(k) == v for k, v in labels.items()):
-                return float(line.rsplit(" ", 1)[1])
-    return 0.0
+                total += float(line.rsplit(" ", 1)[1])
+    return total
 
 
 def test_metrics_count_runs_and_observe_latency_and_budget(client):
@@ -46,7 +48,8 @@ def test_runs_closed_by_a_limit_are_counted_with_their_reason(index, encoder, tm
                              headers=auth("bob")).json()
         assert result["stop_reason"] == "retrieval_calls"
         text = client.get("/metrics").text
-    assert _sample(text, "boundloop_runs_total", status=result["status"], stop_reason="retrieval_calls") >= before + 1
+    assert _sample(text, "boundloop_runs_total", stop_reason="retrieval_calls") >= before + 1
+    assert _sample(text, "boundloop_runs_total", status=result["status"], stop_reason="retrieval_calls") >= 1
 
 
 def test_run_ids_never_become_metric_labels(client):

@@ -69,8 +69,7 @@ class Issue15Double:
         frames = _frames(response.text())
         kind, result = frames[-1]
         if kind == "result":
-            result.update(conversation_id=cid, standalone_question=body["question"],
-                          short_answer=result["claims"][0]["text"].split(";")[-1].strip() if result["claims"] else None)
+            result.update(conversation_id=cid, standalone_question=body["question"])
             conversation = self.conversations.setdefault(cid, {"title": body["question"], "turns": []})
             conversation["updated_at"] = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
             conversation["turns"].append({key: result.get(key) for key in (

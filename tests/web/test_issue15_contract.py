@@ -25,7 +25,7 @@ def test_conversations_follow_ups_and_feedback_use_the_contract(playwright_drive
         first = ask(page, LEAVE)
         assert "conversation_id" not in double.asked[0]
         short = first.locator(".short-answer")
-        assert short.inner_text().endswith("20 working days")
+        assert short.inner_text().endswith("25 working days")
         assert first.evaluate("t => t.querySelector('.short-answer').compareDocumentPosition("
                               "t.querySelector('.claims')) & Node.DOCUMENT_POSITION_FOLLOWING") > 0
         listed = page.get_by_test_id("conversation")
