@@ -91,6 +91,14 @@ def asked_for(question: str) -> set[str]:
     return stems(" ".join(word for word in phrase if kind_of_phrase([word])))
 
 
+def names_absent(question: str, best: Chain) -> bool:
+    """Whether a name the question gives is wholly missing from the chain's passages and their titles."""
+    units = [r.unit for r in best.readings]
+    passage = frozenset().union(*(u.stems | u.context_stems | u.chunk_stems for u in units))
+    named = [{k for k in stems(e) if k.isalpha() and len(k) > 2} for e in entities(question)]
+    return any(words and not words & passage for words in named)
+
+
 def features(question: str, expected: Expected, best: Chain, runner_up: Chain | None, weights: dict[str, float],
              similarity: Similarity) -> dict[str, float]:
     """What the model reads of the best chain."""
@@ -112,7 +120,7 @@ def features(question: str, expected: Expected, best: Chain, runner_up: Chain | 
         "antonym": float(any(k not in around and ANTONYMS.get(k, set()) & around for k in asked)),
         "negation": float(bool(_NEGATION.search(question)) != bool(_NEGATION.search(text))),
         "number_absent": float(bool(set(values(question)) - set(values(text + " " + units[-1].evidence.title)))),
-        "entity_absent": float(any(not stems(e) <= passage for e in entities(question))),
+        "entity_absent": float(names_absent(question, best)),
         "answer_found": float(best.answer is not None or not expected.wants_value),
         "typed": float(expected.kind in TYPED_KINDS and best.answer is not None),
         "explanation": float(not expected.wants_value or expected.kind in ("other", "list")),

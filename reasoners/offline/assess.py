@@ -153,7 +153,8 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
         query = next(q for q in subqueries if q.id == c.subquery_id)
         gap = Gap(kind="uncovered_subquery", subquery_id=c.subquery_id, terms=[query.text],
                   description=f"{c.subquery_id} not covered (missing {', '.join(c.missing_terms) or 'support'})")
-    elif question_coverage > 0 and bridges_run < MAX_BRIDGE_HOPS and (
+    elif question_coverage > 0 and bridges_run < MAX_BRIDGE_HOPS and lack.on_topic and \
+            (bridges_run == 0 or lack.progress) and (
             not lack.answered or (bridges_run == 0 and (missing or understanding.query_class == "multi_hop")
                                   and understanding.query_class != "aggregation")):
         followed = set().union(*(stems(q.text) for q in bridges if q.mode != "title")) if bridges else set()

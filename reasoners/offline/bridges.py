@@ -23,6 +23,8 @@ from retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2
 CHAINS_READ = 3
+ON_TOPIC = 0.3
+"""Below this coverage the evidence is not about the question, and no link it names is worth following."""
 _POINTER_HEADERS = re.compile(
     r"\b(approver|owner|owned|lead|contact|responsible|manager|head|person|who|team|system|tool|room|host|venue|"
     r"location|desk|via|through|escalat\w*|sponsor|assignee|on[- ]call|provider|vendor|platform|name)\b",
@@ -65,6 +67,10 @@ class Lack:
     """The words of what is asked of them ('room', 'web address')."""
     unfinished: list[str] = field(default_factory=list)
     """Titles of documents whose list goes on beyond the passages held."""
+    on_topic: bool = True
+    """Whether the best passages cover enough of the question for a link to lead anywhere."""
+    progress: bool = True
+    """Whether the latest hop's passages are part of the best reading (following the last link led somewhere)."""
 
 
 def cut_short(best: list[Chain], evidence: list[Evidence]) -> list[str]:
@@ -98,8 +104,11 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
         if unfinished_lists:
             return Lack(False, unfinished=unfinished_lists, asked_of=head_phrase(question))
     answered = bool(synthesise(question, understanding, evidence, None, similarity).claims)
+    latest = max((e.hop for e in evidence), default=0)
+    on_topic = bool(found) and max(c.coverage for c in found) >= ON_TOPIC
+    progress = any(r.unit.evidence.hop == latest for c in found[:CHAINS_READ] for r in c.readings)
     if not answered and (cut := cut_short(found[:CHAINS_READ], evidence)):
-        return Lack(False, unfinished=cut, asked_of=head_phrase(question))
+        return Lack(False, unfinished=cut, asked_of=head_phrase(question), on_topic=on_topic, progress=progress)
     names: dict[str, None] = {}
     held = set().union(*(title_keys(e.title) for e in evidence))  # a document held already leads nowhere new
     best: list[Chain] = sorted(found, key=lambda c: -c.coverage)[:CHAINS_READ]
@@ -109,4 +118,4 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
         for found_names in listed:
             if rank < len(found_names):
                 names.setdefault(found_names[rank], None)
-    return Lack(answered, list(names)[:MAX_LINKS], head_phrase(question))
+    return Lack(answered, list(names)[:MAX_LINKS], head_phrase(question), on_topic=on_topic, progress=progress)

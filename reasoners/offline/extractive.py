@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from graph.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
 from reasoners.offline.answer_types import Expected, expected_answer
-from reasoners.offline.answerability import Similarity, load_model, probability
+from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from reasoners.offline.chains import Chain, chains
 from reasoners.offline.compare import choose, sides, yes_or_no
 from reasoners.offline.lists import list_items
@@ -38,6 +38,8 @@ def answers(question: str, expected: Expected, ranked: list[Chain], weights: dic
     """
     best = ranked[0]
     if best.answer is None and expected.wants_value and expected.kind not in ("other", "yes_no", "list"):
+        return False
+    if names_absent(question, best):  # the Singapore office's address is not in a page about Lisbon and Toronto
         return False
     if similarity is None:
         return best.coverage >= MIN_COVERAGE

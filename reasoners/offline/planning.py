@@ -11,7 +11,7 @@ ENTITY_K = 1
 GAP_K = 2
 LINK_K = 2
 LIST_K = 4
-BRIDGES_PER_HOP = 2
+SEARCHES_PER_HOP = 2
 
 
 def _attribute_terms(question: str, entity_terms: set[str]) -> str:
@@ -54,7 +54,8 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
         if gap.links:
             searches.append((join_names(gap.links), "title", "bridge: the documents the evidence names"))
         # by wording: the fallback of the title lookup when there is one (it runs only if that titles nothing)
-        for entity in gap.bridge_entities[:BRIDGES_PER_HOP]:
+        # two searches a hop: a title lookup and one wording search, or two wording searches without links
+        for entity in gap.bridge_entities[:SEARCHES_PER_HOP - len(searches)]:
             searches.append((f"{entity} {' '.join(gap.terms[:3])}".strip(), "hybrid", f"bridge entity: {entity}"))
         if gap.context and not gap.bridge_entities:
             searches.append((f"{question} {gap.context}", "hybrid",
