@@ -7,6 +7,7 @@ asked for. Claims are the evidence's own sentences, cleaned, so each is grounded
 from __future__ import annotations
 
 from graph.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
+from policies.instructions import data_sentences
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from reasoners.offline.chains import Chain, chains
@@ -46,9 +47,15 @@ def answers(question: str, expected: Expected, ranked: list[Chain], weights: dic
     return probability(question, expected, ranked, weights, similarity) >= load_model().threshold
 
 
+def asked(question: str) -> str:
+    """The question as read: sentences in it that read as instructions to the assistant are not what is asked."""
+    return " ".join(data_sentences(question)) or question
+
+
 def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
                 ) -> tuple[Expected, list[Chain]]:
     """The expected answer and every candidate chain over the evidence, best first."""
+    question = asked(question)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
@@ -100,6 +107,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
     check) coverage decides.
     """
+    question = asked(question)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
