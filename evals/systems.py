@@ -17,13 +17,13 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langsmith import tracing_context
 from pydantic import BaseModel
 
+from domain import models
 from evals.baselines import OneHopReasoner, UntargetedReasoner
 from evals.records import EvidenceRef, RunRecord, ShownDoc
-from graph import models
+from graph.reasoner import Reasoner
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from policies.entitlements import EntitlementResolver
-from reasoners.base import Reasoner
 from reasoners.offline import OfflineReasoner
 from retrieval.backend import Encoder, IndexBackend
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-from graph import models
+from domain import models
 
 # The loop's own records are the only non-builtin types a checkpoint may hold; nothing else is deserialised.
 CHECKPOINT_TYPES = [

@@ -6,9 +6,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from graph.reasoner import Reasoner
 from policies.budget import BudgetLimits, Usage
 from policies.entitlements import Principal
-from reasoners.base import Reasoner
 from retrieval.search import EntitledSearcher
 
 

@@ -13,12 +13,12 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from graph.builder import build_graph
 from graph.checkpoints import sqlite_checkpointer
 from graph.context import RunContext
+from graph.reasoner import Reasoner
 from graph.registry import RunRecorder
 from graph.state import LoopOutput
 from policies.budget import BudgetLimits
 from policies.entitlements import AccessFilter, EntitlementResolver
 from policies.errors import BoundloopError
-from reasoners.base import Reasoner
 from retrieval.backend import Encoder, IndexBackend
 from retrieval.search import EntitledSearcher
 

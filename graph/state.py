@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
-from graph.models import Assessment, Claim, Evidence, SubQuery, Understanding, Verdict
+from domain.models import Assessment, Claim, Evidence, SubQuery, Understanding, Verdict
 from graph.reducers import append, merge_evidence, merge_subqueries
 from policies.budget import StopReason
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from graph.context import RunContext
+from graph.reasoner import CallBudget
 from graph.state import LoopState
 from policies.budget import remaining_seconds
-from reasoners.base import CallBudget
 
 
 def call_budget(state: LoopState, context: RunContext) -> CallBudget:

@@ -6,8 +6,8 @@ from typing import Any
 
 from langgraph.config import get_config
 
+from domain.models import Citation, Claim, Evidence, FallbackResult
 from graph.context import RunContext
-from graph.models import Citation, Claim, Evidence, FallbackResult
 from graph.spans import Outcome
 from graph.state import LoopState
 from policies.outcome import choose_outcome

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from domain.models import Evidence
 from graph.context import RunContext
-from graph.models import Evidence
 from graph.spans import Outcome
 from graph.state import LoopState
 from policies.budget import check_before_retrieval_call, remaining_seconds

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from domain.models import Understanding
 from graph.context import RunContext
-from graph.models import Understanding
 from graph.spans import Outcome
 from graph.state import LoopState
 from nodes.budget import call_budget

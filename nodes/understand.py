@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from graph.context import RunContext
+from graph.reasoner import BudgetExhausted
 from graph.spans import Outcome
 from graph.state import LoopState
 from nodes.budget import call_budget
-from reasoners.base import BudgetExhausted
 
 
 def understand(state: LoopState, context: RunContext) -> Outcome:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from graph.models import Assessment, Claim, Evidence
+from domain.models import Assessment, Claim, Evidence
 
 MIN_COVERAGE_TO_ANSWER = 0.5
 MIN_COVERAGE_FOR_FALLBACK = 0.34

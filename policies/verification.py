@@ -6,8 +6,9 @@ cited text) and safety (instructions found inside documents are data, never answ
 
 from __future__ import annotations
 
-from graph.models import Claim, Evidence, Verdict
-from reasoners.text import INSTRUCTION, stems, values
+from domain.models import Claim, Evidence, Verdict
+from domain.text import stems, values
+from policies.instructions import INSTRUCTION
 
 MIN_SUPPORT = 0.8
 

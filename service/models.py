@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from graph.models import Citation, Claim, Conflict, FallbackResult, QueryClass, Status
+from domain.models import Citation, Claim, Conflict, FallbackResult, QueryClass, Status
 from graph.runner import MAX_QUESTION_CHARS
 from policies.budget import BudgetLimits, StopReason
 

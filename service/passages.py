@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.models import Evidence
+from domain.models import Evidence
 from policies.entitlements import AccessFilter
 from service.errors import NotFound
 from service.models import Passage

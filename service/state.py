@@ -6,10 +6,10 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graph.reasoner import Reasoner
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from policies.entitlements import Directory, EntitlementResolver
-from reasoners.base import Reasoner
 from reasoners.factory import build_reasoner
 from retrieval.backend import Encoder, IndexBackend
 from retrieval.config import open_backend, resolve_locations

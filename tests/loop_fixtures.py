@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from graph.reasoner import StepResult
 from graph.runner import LoopRunner, sqlite_checkpointer
 from policies.budget import BudgetLimits
-from reasoners.base import StepResult
 from reasoners.offline import OfflineReasoner
 
 
@@ -44,7 +44,7 @@ class AlwaysRefine(OfflineReasoner):
     """Keeps asking for one more hop, to trip the hop limit."""
 
     def refine(self, question, understanding, subqueries, evidence, assessment, hop):
-        from graph.models import Refinement, SubQuery
+        from domain.models import Refinement, SubQuery
 
         query = SubQuery(id=f"again{hop}", text=f"{question} {hop}", mode="hybrid", k=2)
         return StepResult(Refinement(action="retrieve", subqueries=[query], reason="always one more"))

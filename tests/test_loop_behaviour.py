@@ -4,8 +4,8 @@ import json
 
 import pytest
 
+from domain.models import Claim, Evidence
 from graph.builder import build_graph
-from graph.models import Claim, Evidence
 from policies.entitlements import Directory, EntitlementResolver
 from policies.verification import check_claims
 from retrieval.ingest import ingest

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from graph.models import Assessment, Evidence, Gap, SubQuery, Understanding
+from domain.models import Assessment, Evidence, Gap, SubQuery, Understanding
+from domain.text import name_spans
 from reasoners.offline import assess, planning
-from reasoners.text import name_spans
 from retrieval.ingest import ingest
 from retrieval.loaders import load_jsonl
 from retrieval.titles import split_names

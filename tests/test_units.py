@@ -2,7 +2,7 @@
 
 import pytest
 
-from graph.models import Evidence, SubQuery
+from domain.models import Evidence, SubQuery
 from graph.reducers import merge_evidence, merge_subqueries
 from graph.routing import route_after_governor
 from graph.stats import summarise

@@ -23,8 +23,8 @@ from langchain_core.runnables.config import ensure_config
 from langchain_openai.chat_models.base import BaseChatOpenAI
 from pydantic import BaseModel
 
+from graph.reasoner import BudgetExhausted, CallBudget
 from policies.budget import estimate_tokens
-from reasoners.base import BudgetExhausted, CallBudget
 from reasoners.llm import failures
 from reasoners.llm.deadline import run_within
 from reasoners.llm.messages import StepMessages

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
-from graph.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
-from reasoners.base import BudgetExhausted, CallBudget, StepResult
+from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
+from graph.reasoner import BudgetExhausted, CallBudget, StepResult
 from reasoners.llm import decisions
 from reasoners.llm.calls import Reply, StructuredCaller
 from reasoners.llm.messages import StepMessages, best_evidence

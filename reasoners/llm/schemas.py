@@ -1,6 +1,6 @@
 """Structured-output schemas of the LLM reasoner, valid under OpenAI's and Azure OpenAI's strict structured outputs.
 
-Synthesis answers with `graph.models.Draft` itself. Understanding and planning use mirrors of the loop's models:
+Synthesis answers with `domain.models.Draft` itself. Understanding and planning use mirrors of the loop's models:
 strict mode makes every field required and rejects `default` (Azure refuses the schema), and the loop's
 `Understanding` and `SubQuery` carry defaults; a sub-query's id is the loop's to assign, not the model's. The
 mirrors convert to the loop's models at once. The judgement has its own shape: one check per claim, by index.
@@ -12,7 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from graph.models import QueryClass, RetrievalMode, Understanding
+from domain.models import QueryClass, Understanding
+from retrieval.search import SearchMode
 
 AnswerType = Literal["person", "place", "date", "number", "yes_no", "other"]
 
@@ -33,7 +34,7 @@ class Search(BaseModel):
     """One search over the company's documents."""
 
     text: str = Field(description="The search text: keywords or a short query, not a sentence to the user.")
-    mode: RetrievalMode = Field(description="keyword for exact names, codes, numbers; vector for paraphrase; "
+    mode: SearchMode = Field(description="keyword for exact names, codes, numbers; vector for paraphrase; "
                                             "title for the documents about named things (text: 'name | name'); "
                                             "hybrid otherwise.")
     purpose: str = Field(description="Why this search: the whole question, a compared entity, a named entity.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph.models import (
+from domain.models import (
     Assessment,
     Draft,
     Evidence,
@@ -12,8 +12,8 @@ from graph.models import (
     Understanding,
     Verdict,
 )
+from graph.reasoner import CallBudget, StepResult
 from policies.budget import estimate_tokens
-from reasoners.base import CallBudget, StepResult
 from reasoners.offline import assess, classify, extractive, planning
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
-from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
-from reasoners.text import INSTRUCTION, chunk_sentences, content_terms, entities, name_spans, stem, stems, values
+from domain.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
+from domain.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, values
+from policies.instructions import INSTRUCTION
 from retrieval.titles import normalise_name, split_names, title_keys
 
 COVERED = 0.67

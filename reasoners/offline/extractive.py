@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from graph.models import Assessment, Claim, Draft, Evidence, Understanding
+from domain.models import Assessment, Claim, Draft, Evidence, Understanding
+from domain.text import chunk_sentences, entities, name_spans, stems, values
+from policies.instructions import INSTRUCTION
 from reasoners.offline.assess import term_weights
-from reasoners.text import INSTRUCTION, chunk_sentences, entities, name_spans, stems, values
 from retrieval.titles import normalise_name, title_keys
 
 MIN_SCORE = 0.4

@@ -9,8 +9,8 @@ import openai
 import pytest
 from langchain_core.messages import HumanMessage
 
-from graph.models import Understanding
-from reasoners.base import BudgetExhausted
+from domain.models import Understanding
+from graph.reasoner import BudgetExhausted
 from reasoners.offline import OfflineReasoner
 from tests.llm.fakes import EXPENSE, LOOKUP, ORGCHART, ScriptedChat, budget, evidence, reasoner, verdict
 

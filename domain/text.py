@@ -7,7 +7,7 @@ import re
 from retrieval.chunking import chunk_sentences
 from retrieval.query_terms import content_terms
 
-__all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values", "INSTRUCTION"]
+__all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values"]
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 _CAPITALISED = re.compile(
@@ -25,18 +25,6 @@ _LEADING = set(
     or if i my at to from by with as this that our we you your it its there has have had will would should not no
     yes all any each every some""".split()
 )
-
-# Sentences that address an AI or try to change its behaviour: data to quote never, instructions to follow never.
-INSTRUCTION = re.compile(
-    r"(ignore (all |any |your )?(previous|prior|above|earlier) (instructions|prompts?|rules)"
-    r"|disregard (all |any |your )?(previous|prior|above|earlier)"
-    r"|(ai|llm|language model|chat ?bot|assistant)s?\b[^.]{0,60}\b(must|should|shall|reading this|are instructed)"
-    r"|^\s*(system|assistant)\s*:"
-    r"|\bsystem prompt\b|\bnew instructions?\b|\byou are now\b|\breveal (the |all )?(document|secret|password)"
-    r"|\breply only with\b|\brespond only with\b|\bdo not tell the user\b)",
-    re.IGNORECASE,
-)
-
 
 def stem(term: str) -> str:
     """A crude suffix-stripping stem, enough to match 'approves' with 'approval' by prefix."""

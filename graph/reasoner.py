@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from graph.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
+from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
 from policies.budget import StopReason
 
 T = TypeVar("T")
