@@ -33,9 +33,8 @@ sys.path.insert(0, str(ROOT))  # the scripted endpoint and the small test corpus
 
 from langchain_core.messages import HumanMessage  # noqa: E402
 
-from graph.reasoner import CallBudget  # noqa: E402
 from graph.runner import LoopRunner  # noqa: E402
-from policies.budget import BudgetLimits  # noqa: E402
+from policies.budget import BudgetLimits, CallBudget  # noqa: E402
 from policies.entitlements import Directory, EntitlementResolver  # noqa: E402
 from reasoners.factory import build_reasoner  # noqa: E402
 from reasoners.llm import LLMSettings, build_chat_model  # noqa: E402

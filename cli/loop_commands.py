@@ -77,17 +77,17 @@ def run_ask(args: argparse.Namespace) -> int:
 def run_trace(args: argparse.Namespace) -> int:
     spans = Workspace.open(args.index, args.directory).runner.trace(args.run_id)
     if args.json:
-        print(json.dumps({"run_id": args.run_id, "spans": spans}, indent=2))
+        print(json.dumps({"run_id": args.run_id, "spans": [span.model_dump() for span in spans]}, indent=2))
         return 0
     print(f"{'#':>2}  {'node':<10} {'start':<12} {'ms':>8}  {'hops':>4} {'calls':>5} {'tokens':>6} {'elapsed':>7}  "
           "decision / reason")
     for n, span in enumerate(spans, start=1):
-        usage = span["usage"]
-        start = datetime.fromtimestamp(span["start"]).strftime("%H:%M:%S.%f")[:12]
-        print(f"{n:>2}  {span['node']:<10} {start:<12} {span['duration_ms']:>8.2f}  {usage['hops']:>4} "
-              f"{usage['retrieval_calls']:>5} {usage['tokens']:>6} {usage['elapsed_ms']:>7}  {span['decision']}")
-        if span["reason"]:
-            print(f"{'':>58}  ({span['reason']})")
+        usage = span.usage
+        start = datetime.fromtimestamp(span.start).strftime("%H:%M:%S.%f")[:12]
+        print(f"{n:>2}  {span.node:<10} {start:<12} {span.duration_ms:>8.2f}  {usage.hops:>4} "
+              f"{usage.retrieval_calls:>5} {usage.tokens:>6} {usage.elapsed_ms:>7}  {span.decision}")
+        if span.reason:
+            print(f"{'':>58}  ({span.reason})")
     return 0
 
 

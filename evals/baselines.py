@@ -9,7 +9,8 @@
 from __future__ import annotations
 
 from domain.models import Assessment, Evidence, Plan, Refinement, SubQuery, Understanding
-from graph.reasoner import CallBudget, StepResult
+from graph.reasoner import StepResult
+from policies.budget import CallBudget
 from reasoners.offline import OfflineReasoner
 from reasoners.offline.planning import FIRST_HOP_K
 

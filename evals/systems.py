@@ -7,19 +7,16 @@ thread is dropped as soon as it has been read.
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Callable
 from typing import Any, Literal
 
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langsmith import tracing_context
-from pydantic import BaseModel
 
-from domain import models
 from evals.baselines import OneHopReasoner, UntargetedReasoner
 from evals.records import EvidenceRef, RunRecord, ShownDoc
+from graph.checkpoints import checkpoint_serde
 from graph.reasoner import Reasoner
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
@@ -29,11 +26,6 @@ from retrieval.backend import Encoder, IndexBackend
 
 SystemName = Literal["loop", "one_hop", "untargeted"]
 SYSTEMS: tuple[SystemName, ...] = ("loop", "one_hop", "untargeted")
-
-# The loop's own records, allowed back out of the checkpointer (everything else stays blocked).
-_STATE_TYPES = [cls for _, cls in inspect.getmembers(models, inspect.isclass)
-                if issubclass(cls, BaseModel) and cls.__module__ == models.__name__]
-
 
 def reasoner_for(system: SystemName, limits: BudgetLimits) -> Reasoner:
     """The offline reasoner, or one of its baseline variants."""
@@ -50,7 +42,7 @@ class SystemRunner:
     def __init__(self, system: SystemName, resolver: EntitlementResolver, backend: IndexBackend, encoder: Encoder,
                  limits: BudgetLimits, reasoner: Reasoner | None = None) -> None:
         self.system = system
-        self._saver = InMemorySaver(serde=JsonPlusSerializer(allowed_msgpack_modules=_STATE_TYPES))
+        self._saver = InMemorySaver(serde=checkpoint_serde())
         self.runner = LoopRunner(resolver=resolver, backend=backend, encoder=encoder,
                                  reasoner=reasoner or reasoner_for(system, limits), limits=limits,
                                  checkpointer=self._saver)

@@ -8,9 +8,10 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from domain.steps import STEPS, Step
 from graph.context import RunContext
-from graph.routing import route_after_governor
-from graph.spans import traced
+from graph.routing import ROUTES, route_after_governor
+from graph.spans import NodeFn, traced
 from graph.state import LoopInput, LoopOutput, LoopState
 from nodes.evaluate import evaluate
 from nodes.governor import governor
@@ -22,7 +23,8 @@ from nodes.synthesise import synthesise
 from nodes.understand import understand
 from nodes.verify import verify
 
-WORKING_NODES = {
+# What each step of the table (domain.steps) runs.
+STEP_NODES: dict[Step, NodeFn] = {
     "understand": understand,
     "plan": plan,
     "retrieve": retrieve,
@@ -38,9 +40,9 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
     """The bounded loop; compiled without a checkpointer when a server supplies persistence."""
     builder = StateGraph(LoopState, context_schema=RunContext, input_schema=LoopInput, output_schema=LoopOutput)
     builder.add_node("governor", cast(Any, traced("governor", governor)))
-    for name, step in WORKING_NODES.items():
-        builder.add_node(name, cast(Any, traced(name, step)))
+    for name in STEPS:
+        builder.add_node(name, cast(Any, traced(name, STEP_NODES[name])))
         builder.add_edge(name, "governor")
     builder.add_edge(START, "governor")
-    builder.add_conditional_edges("governor", route_after_governor)
+    builder.add_conditional_edges("governor", route_after_governor, ROUTES)
     return builder.compile(checkpointer=checkpointer, name="boundloop")

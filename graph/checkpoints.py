@@ -9,12 +9,14 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from domain import models
+from domain.trace import Span
+from domain.usage import Usage
 
 # The loop's own records are the only non-builtin types a checkpoint may hold; nothing else is deserialised.
 CHECKPOINT_TYPES = [
     models.Understanding, models.SubQuery, models.Plan, models.Evidence, models.Coverage, models.Conflict,
     models.Gap, models.Assessment, models.Refinement, models.Claim, models.Draft, models.Verdict, models.Citation,
-    models.FallbackResult,
+    models.FallbackResult, Span, Usage,
 ]
 
 

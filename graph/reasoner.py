@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
-from policies.budget import StopReason
+from policies.budget import CallBudget
 
 T = TypeVar("T")
 
@@ -22,23 +22,6 @@ class StepResult(Generic[T]):
     value: T
     tokens: int = 0
     note: str = ""
-
-
-@dataclass(frozen=True)
-class CallBudget:
-    """What one step may spend: the time left before the deadline and the tokens left."""
-
-    seconds: float
-    tokens: int
-
-
-class BudgetExhausted(Exception):
-    """A model call would pass a limit, so it was not sent; the governor closes the run."""
-
-    def __init__(self, reason: StopReason, tokens: int = 0) -> None:
-        super().__init__(f"model call not sent: {reason} limit")
-        self.reason: StopReason = reason
-        self.tokens = tokens
 
 
 class Reasoner(Protocol):

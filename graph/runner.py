@@ -10,6 +10,7 @@ from typing import Any, cast
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from domain.trace import Span
 from graph.builder import build_graph
 from graph.checkpoints import sqlite_checkpointer
 from graph.context import RunContext
@@ -96,7 +97,7 @@ class LoopRunner:
             self.registry.finish(run_id, output)
         yield "result", output
 
-    def trace(self, run_id: str) -> list[dict[str, Any]]:
+    def trace(self, run_id: str) -> list[Span]:
         """The spans of a run, read back from its checkpoints."""
         if self.checkpointer is None:
             raise BoundloopError("no checkpointer configured, so no traces are kept")
@@ -104,6 +105,6 @@ class LoopRunner:
         spans = snapshot.values.get("spans") if snapshot and snapshot.values else None
         if not spans:
             raise BoundloopError(f"no run {run_id!r}")
-        return list(spans)
+        return [Span.model_validate(span) for span in spans]
 
 

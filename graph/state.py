@@ -1,19 +1,18 @@
 """The loop's state, and its narrow public input and output.
 
 The state holds what the reasoning steps may see: the question and what the trimmed backend returned. It never
-holds the principal, the limits or the access filter; those live in the run context.
+holds the principal, the limits, the access filter or the usage counters; those live in the run context.
 """
 
 from __future__ import annotations
 
-import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from domain.models import Assessment, Claim, Evidence, SubQuery, Understanding, Verdict
+from domain.steps import NextStep
+from domain.trace import Span
+from domain.usage import StopReason
 from graph.reducers import append, merge_evidence, merge_subqueries
-from policies.budget import StopReason
-
-Step = Literal["understand", "plan", "retrieve", "evaluate", "refine", "synthesise", "verify", "respond", "end"]
 
 
 class LoopInput(TypedDict):
@@ -59,15 +58,9 @@ class LoopState(LoopOutput, total=False):
     """Claims from the synthesiser, before verification."""
     verdicts: list[Verdict]
     """The verifier's judgement of each drafted claim."""
-    next_step: Step
-    """The step the last working node asked for; the governor decides whether it runs."""
-    hops: Annotated[int, operator.add]
-    """Rounds of retrieval so far."""
-    tokens: Annotated[int, operator.add]
-    """Model tokens spent (provider usage, else an estimate)."""
-    retrieval_calls: Annotated[int, operator.add]
-    """Search calls made."""
+    next_step: NextStep
+    """The step the last node asked for; the governor decides whether it runs."""
     retrieval_error: str
     """Set when the search backend failed; the run then falls back or abstains instead of crashing."""
-    spans: Annotated[list[dict[str, Any]], append]
+    spans: Annotated[list[Span], append]
     """One record per transition: node, start, duration, budget used after it, decision and reason."""

@@ -8,8 +8,8 @@ from langgraph.config import get_config
 
 from domain.models import Citation, Claim, Evidence, FallbackResult
 from graph.context import RunContext
-from graph.spans import Outcome
 from graph.state import LoopState
+from graph.step_update import StepUpdate
 from policies.outcome import choose_outcome
 
 FALLBACK_SIZE = 5
@@ -34,7 +34,7 @@ def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[dict
     return "\n".join(parts), [c.model_dump() for c in claims], citations
 
 
-def respond(state: LoopState, context: RunContext) -> Outcome:
+def respond(state: LoopState, context: RunContext) -> StepUpdate:
     """Turns the verified claims into the run's result; the only place failures become user-facing outcomes."""
     evidence = state.get("evidence", [])
     supported = [v.claim for v in state.get("verdicts", []) if v.supported]
@@ -55,7 +55,7 @@ def respond(state: LoopState, context: RunContext) -> Outcome:
         "answer": answer if status == "answered" else (why or ""),
         "claims": claims,
         "citations": [c.model_dump() for c in citations],
-        "usage": context.usage(dict(state)).as_dict(),
+        "usage": context.usage().model_dump(),
         "abstain_reason": why if status == "abstained" else None,
         "fallback_results": [
             FallbackResult(doc_id=e.doc_id, chunk_id=e.chunk_id, title=e.title, snippet=e.text[:240],
@@ -66,4 +66,4 @@ def respond(state: LoopState, context: RunContext) -> Outcome:
         "dropped_claims": sum(not v.supported for v in state.get("verdicts", [])),
         "next_step": "end",
     }
-    return Outcome(update, decision=status, reason=why or f"{len(claims)} grounded claims")
+    return StepUpdate(update, decision=status, reason=why or f"{len(claims)} grounded claims")

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from domain.models import Evidence
+from domain.usage import Usage
 from graph.context import RunContext
-from graph.spans import Outcome
 from graph.state import LoopState
+from graph.step_update import StepUpdate
 from policies.budget import check_before_retrieval_call, remaining_seconds
 from policies.errors import BoundloopError
 from retrieval.errors import SearchTimeout
 
 
-def retrieve(state: LoopState, context: RunContext) -> Outcome:
+def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
     """Runs each pending search with the time left as its timeout; no call starts once the count is spent."""
     executed = set(state.get("executed", []))
     pending = [q for q in state.get("subqueries", []) if q.id not in executed]
-    hop = state.get("hops", 0) + 1
+    hop = context.usage().hops + 1
     evidence: list[Evidence] = []
     ran: list[str] = []
     calls = 0
@@ -29,7 +30,7 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
             ran.append(query.id)
             skipped.append(query.id)
             continue
-        usage = context.usage(dict(state), retrieval_calls=calls)
+        usage = context.usage(Usage(retrieval_calls=calls))
         stop = check_before_retrieval_call(usage, context.limits)
         if stop:
             update["stop_reason"], reason = stop, f"{stop} limit reached before {query.id}"
@@ -54,8 +55,9 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
                      found_by=[query.id], rank=rank, page=h.page)
             for rank, h in enumerate(hits, start=1)
         )
-    update.update(evidence=evidence, executed=ran, retrieval_calls=calls, hops=1 if calls else 0)
+    update.update(evidence=evidence, executed=ran)
     found = len({e.chunk_id for e in evidence})
     decision = f"{calls} searches, {found} chunks" + (f": {', '.join(counts)}" if counts else "")
     decision += f"; fallbacks not needed: {', '.join(skipped)}" if skipped else ""
-    return Outcome(update, decision=decision, reason=reason)
+    spent = Usage(hops=1 if calls else 0, retrieval_calls=calls)
+    return StepUpdate(update, decision=decision, reason=reason, spent=spent)

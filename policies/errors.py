@@ -15,3 +15,7 @@ class UnknownUserError(EntitlementError):
 
 class DirectoryError(EntitlementError):
     """The directory file is missing or malformed."""
+
+
+class StepOrderError(BoundloopError):
+    """A run asked for a step that may not follow the last one (its state was changed from outside the loop)."""

@@ -7,8 +7,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from domain.models import Citation, Claim, Conflict, FallbackResult, QueryClass, Status
+from domain.trace import Span
+from domain.usage import StopReason, Usage
 from graph.runner import MAX_QUESTION_CHARS
-from policies.budget import BudgetLimits, StopReason
+from policies.budget import BudgetLimits
 
 Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)]
 
@@ -23,15 +25,6 @@ class AskRequest(Strict):
     """A question; the user comes from the credential, so a body naming one is refused."""
 
     question: Question = Field(description=f"The question, 1 to {MAX_QUESTION_CHARS} characters.")
-
-
-class Usage(Strict):
-    """What the run spent."""
-
-    hops: int
-    tokens: int
-    retrieval_calls: int
-    elapsed_ms: int
 
 
 class AskResponse(Strict):
@@ -50,17 +43,6 @@ class AskResponse(Strict):
     fallback_results: list[FallbackResult]
     conflicts: list[Conflict]
     dropped_claims: int
-
-
-class Span(Strict):
-    """One transition of the loop, with the budget used after it."""
-
-    node: str
-    start: float = Field(description="Wall-clock start, seconds since the epoch.")
-    duration_ms: float
-    usage: Usage
-    decision: str
-    reason: str
 
 
 class RunView(Strict):

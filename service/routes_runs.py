@@ -7,9 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from starlette.concurrency import run_in_threadpool
 
+from policies.errors import BoundloopError
 from service.dependencies import CurrentUser, State
 from service.errors import NotFound
-from service.models import AskResponse, Limits, PassagesResponse, RunView, Span, TraceResponse, error_responses
+from service.models import AskResponse, Limits, PassagesResponse, RunView, TraceResponse, error_responses
 from service.passages import cited_passages
 from service.state import ServiceState
 
@@ -39,12 +40,11 @@ async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
 async def get_trace(run_id: RunId, user: CurrentUser, state: State) -> TraceResponse:
     def read() -> TraceResponse:
         _owned(state, run_id, user)
-        snapshot = state.runner.graph.get_state({"configurable": {"thread_id": run_id}})
-        spans = (snapshot.values or {}).get("spans") if snapshot else None
-        if not spans:
-            raise NotFound(f"no trace for run {run_id} yet")
-        return TraceResponse(run_id=run_id, spans=[Span.model_validate(s) for s in spans],
-                             limits=Limits.of(state.limits))
+        try:
+            spans = state.runner.trace(run_id)
+        except BoundloopError:
+            raise NotFound(f"no trace for run {run_id} yet") from None
+        return TraceResponse(run_id=run_id, spans=spans, limits=Limits.of(state.limits))
 
     return await run_in_threadpool(read)
 

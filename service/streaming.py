@@ -13,8 +13,9 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+from domain.trace import Span
 from service import metrics
-from service.models import AskResponse, Span
+from service.models import AskResponse
 from service.sse import sse_event
 from service.state import ServiceState
 

@@ -125,7 +125,7 @@ def test_principal_appears_in_neither_state_nor_trace(tmp_path, index, encoder):
     state = runner.graph.get_state({"configurable": {"thread_id": result["run_id"]}}).values
     assert not {"principal", "groups", "user", "access", "limits"} & set(state)
     spans = runner.trace(result["run_id"])
-    assert spans and "user-7f3a9" not in json.dumps(spans)
+    assert spans and "user-7f3a9" not in json.dumps([s.model_dump() for s in spans])
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("runs.db*"))
     for secret in (b"user-7f3a9", b"grp-zq81", b"all-staff"):
         assert secret not in stored
@@ -135,13 +135,13 @@ def test_trace_has_a_span_per_transition(tmp_path, index, encoder, resolver):
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("Who is the Head of Finance?", "bob")
     spans = runner.trace(result["run_id"])
-    nodes = [s["node"] for s in spans]
+    nodes = [s.node for s in spans]
     assert nodes[:4] == ["governor", "understand", "governor", "plan"]
     governors = nodes.count("governor")
     assert nodes[-2:] == ["respond", "governor"] and governors == len(nodes) - governors + 1
     for span in spans:
-        assert {"node", "start", "duration_ms", "usage", "decision", "reason"} <= span.keys()
-        assert set(span["usage"]) == {"hops", "tokens", "retrieval_calls", "elapsed_ms"}
+        assert {"node", "start", "duration_ms", "usage", "decision", "reason"} <= span.model_dump().keys()
+        assert set(span.usage.model_dump()) == {"hops", "tokens", "retrieval_calls", "elapsed_ms"}
     history = list(runner.graph.get_state_history({"configurable": {"thread_id": result["run_id"]}}))
     assert len(history) >= len(spans)  # every transition is a checkpoint
 

@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+from graph.ledger import Ledger
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from tests.loop_fixtures import AlwaysRefine, Clock, CostlyEvaluate, make_runner
@@ -51,7 +52,7 @@ def test_time_limit(index, encoder, resolver):
     context = runner.context_for("bob")
     runner.context_for = lambda user: type(context)(  # type: ignore[method-assign]
         principal=context.principal, searcher=context.searcher, reasoner=context.reasoner,
-        limits=context.limits, clock=clock, started_at=clock.now,
+        limits=context.limits, ledger=Ledger(clock),
     )
     result = runner.ask(QUESTION, "bob")
     assert result["stop_reason"] == "time" and result["complete"] is False

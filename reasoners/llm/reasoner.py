@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 from langchain_core.language_models import BaseChatModel
 
 from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
-from graph.reasoner import BudgetExhausted, CallBudget, StepResult
+from graph.reasoner import StepResult
+from policies.budget import BudgetExhausted, CallBudget
 from reasoners.llm import decisions
 from reasoners.llm.calls import Reply, StructuredCaller
 from reasoners.llm.messages import StepMessages, best_evidence

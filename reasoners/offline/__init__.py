@@ -12,8 +12,8 @@ from domain.models import (
     Understanding,
     Verdict,
 )
-from graph.reasoner import CallBudget, StepResult
-from policies.budget import estimate_tokens
+from graph.reasoner import StepResult
+from policies.budget import CallBudget, estimate_tokens
 from reasoners.offline import assess, classify, extractive, planning
 
 

@@ -7,8 +7,7 @@ import pytest
 from domain.models import Assessment, Gap, SubQuery, Understanding
 from evals.baselines import ONE_HOP_K, OneHopReasoner, UntargetedReasoner
 from evals.systems import SystemRunner
-from graph.reasoner import CallBudget
-from policies.budget import BudgetLimits
+from policies.budget import BudgetLimits, CallBudget
 from reasoners.offline.planning import FIRST_HOP_K
 from tests.conftest import HashEncoder
 

@@ -13,7 +13,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
 from domain.models import Claim, Evidence, Understanding, Verdict
-from graph.reasoner import CallBudget
+from policies.budget import CallBudget
 from reasoners.llm import LLMReasoner, LLMSettings
 
 

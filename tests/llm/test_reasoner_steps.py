@@ -10,7 +10,7 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from domain.models import Understanding
-from graph.reasoner import BudgetExhausted
+from policies.budget import BudgetExhausted
 from reasoners.offline import OfflineReasoner
 from tests.llm.fakes import EXPENSE, LOOKUP, ORGCHART, ScriptedChat, budget, evidence, reasoner, verdict
 

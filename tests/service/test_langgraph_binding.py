@@ -6,11 +6,17 @@ import asyncio
 from types import SimpleNamespace
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.errors import InvalidUpdateError
+from langgraph.types import Command
 from langgraph_sdk import Auth
 from langgraph_sdk.runtime import _ExecutionRuntime, _ReadRuntime
 
 from graph.builder import build_graph
-from policies.errors import UnknownUserError
+from graph.checkpoints import checkpoint_serde
+from graph.runner import LoopRunner
+from policies.budget import BudgetLimits
+from policies.errors import StepOrderError, UnknownUserError
 from service import langgraph_auth, langgraph_graph
 from service.langgraph_graph import CallerBoundGraph, bind_context, make_graph
 from tests.service.keys import KEYS
@@ -22,23 +28,21 @@ def _docs(result: dict) -> set[str]:
     return {c["doc_id"] for c in result["citations"]} | {r["doc_id"] for r in result["fallback_results"]}
 
 
-@pytest.fixture
-def bob_graph(state) -> CallerBoundGraph:
-    return bind_context(build_graph(), state.runner.context_for("bob"))
+def test_every_execution_path_ignores_a_context_the_caller_passes(state):
+    def bob_graph() -> CallerBoundGraph:  # the server binds one per run
+        return bind_context(build_graph(), state.runner.context_for("bob"))
 
-
-def test_every_execution_path_ignores_a_context_the_caller_passes(bob_graph, state):
-    forged = state.runner.context_for("alice")
-    assert "salaries" in _docs(build_graph().invoke(SALARY, context=forged))  # the forged context is real
-    assert "salaries" not in _docs(bob_graph.invoke(SALARY, context=forged))
-    assert "salaries" not in _docs(bob_graph.copy().invoke(SALARY, context=forged))
-    streamed = list(bob_graph.stream(SALARY, context=forged, stream_mode="values"))[-1]
+    forged = state.runner.context_for("alice")  # ignored by a bound graph, so never spent: one serves every path
+    assert "salaries" in _docs(build_graph().invoke(SALARY, context=state.runner.context_for("alice")))
+    assert "salaries" not in _docs(bob_graph().invoke(SALARY, context=forged))
+    assert "salaries" not in _docs(bob_graph().copy().invoke(SALARY, context=forged))
+    streamed = list(bob_graph().stream(SALARY, context=forged, stream_mode="values"))[-1]
     assert "salaries" not in _docs(streamed)
 
     async def async_paths() -> list[dict]:
-        results = [await bob_graph.ainvoke(SALARY, context=forged)]
-        results.append([c async for c in bob_graph.astream(SALARY, context=forged, stream_mode="values")][-1])
-        events = [e async for e in bob_graph.astream_events(SALARY, context=forged, version="v2")]
+        results = [await bob_graph().ainvoke(SALARY, context=forged)]
+        results.append([c async for c in bob_graph().astream(SALARY, context=forged, stream_mode="values")][-1])
+        events = [e async for e in bob_graph().astream_events(SALARY, context=forged, version="v2")]
         results.append(events[-1]["data"]["output"])
         return results
 
@@ -95,3 +99,47 @@ def test_auth_handlers_stamp_the_owner_and_refuse_client_context():
         asyncio.run(langgraph_auth.create_run(_ctx("bob"), {"kwargs": {"context": {"principal": "alice"}}}))
     assert refused.value.status_code == 422
     assert asyncio.run(langgraph_auth.deny_everything_else(_ctx("bob"), {})) is False
+
+
+HEAD = {"question": "Who is the Head of Finance?"}
+
+
+def _served(state, limits: BudgetLimits, thread: str):
+    """The loop as the LangGraph server runs it: a checkpointer of its own, one bound graph per run."""
+    saver = InMemorySaver(serde=checkpoint_serde())
+    runner = LoopRunner(resolver=state.resolver, backend=state.backend, encoder=state.encoder,
+                        reasoner=state.reasoner, limits=limits)
+    config = {"configurable": {"thread_id": thread}}
+    return lambda: bind_context(build_graph(checkpointer=saver), runner.context_for("bob")), config
+
+
+def test_a_client_cannot_rewrite_the_budget_counters(state):
+    """Issue 12's attack: `command.update` with negative counters, 1 hop and 2 searches allowed."""
+    limits = BudgetLimits(max_hops=1, max_retrieval_calls=2)
+    graph, config = _served(state, limits, "t1")
+    attack = Command(update={**HEAD, "hops": -50, "retrieval_calls": -50, "tokens": -50}, goto="governor")
+    try:
+        result = graph().invoke(attack, config)
+    except InvalidUpdateError:
+        result = None  # refusing the write is as good as ignoring it
+    if result is not None:
+        assert 0 <= result["usage"]["hops"] <= 1 and 0 <= result["usage"]["retrieval_calls"] <= 2
+    spans = graph().get_state(config).values.get("spans", [])
+    assert all(0 <= s.usage.hops <= 1 and 0 <= s.usage.retrieval_calls <= 2 for s in spans)
+
+
+def test_state_a_client_writes_cannot_skip_steps(state):
+    """`POST /threads/T/state` before a run: the governor follows the run's ledger, never the state's next step."""
+    graph, config = _served(state, BudgetLimits(max_hops=1, max_retrieval_calls=2), "t2")
+    graph().update_state(config, {**HEAD, "next_step": "retrieve"}, as_node="plan")
+    with pytest.raises(StepOrderError, match="after the start of a run"):
+        graph().invoke(None, config)
+
+
+def test_every_run_starts_from_zero_usage(state):
+    graph, config = _served(state, BudgetLimits(max_hops=1, max_retrieval_calls=2), "t3")
+    first = graph().invoke(HEAD, config)
+    assert first["usage"]["hops"] == 1 and first["usage"]["retrieval_calls"] >= 1
+    assert graph().get_state(config).values["spans"][-1].usage.hops == 1
+    fresh = bind_context(build_graph(), state.runner.context_for("bob"))
+    assert fresh.bound_context.usage().hops == fresh.bound_context.usage().retrieval_calls == 0
