@@ -128,7 +128,7 @@ def per_run(url: str, folder: Path, runs: int) -> dict[str, Any]:
         result = llm.ask(QUESTION, USER)
         wall = time.perf_counter() - started
         overheads.append((wall - (endpoint_seconds(url) - before)) * 1000)
-        statuses.add(result["status"])
+        statuses.add(result.status)
         started = time.perf_counter()
         offline.ask(QUESTION, USER)
         baseline.append((time.perf_counter() - started) * 1000)
@@ -143,7 +143,7 @@ def hanging(folder: Path, runs: int, parallel: int) -> dict[str, Any]:
 
     def one(_: int) -> tuple[float, str]:
         started = time.perf_counter()
-        status = loop.ask(QUESTION, USER)["status"]
+        status = loop.ask(QUESTION, USER).status
         return time.perf_counter() - started, status
 
     sequential = [one(i) for i in range(runs)]

@@ -36,14 +36,13 @@ def measure(runner: LoopRunner, rounds: int) -> dict:
             started = time.perf_counter()
             result = runner.ask(q["question"], q["user"])
             total_ms = (time.perf_counter() - started) * 1000
-            spans = runner.graph.get_state({"configurable": {"thread_id": result["run_id"]}}).values["spans"] \
-                if runner.checkpointer else None
+            spans = runner.trace(result.run_id) if runner.checkpointer else None
             totals.append(total_ms)
             if spans:
-                inside = sum(s["duration_ms"] for s in spans)
+                inside = sum(s.duration_ms for s in spans)
                 overheads.append((total_ms - inside) / len(spans))
                 for s in spans:
-                    per_node[s["node"]].append(s["duration_ms"])
+                    per_node[s.node].append(s.duration_ms)
     return {
         "ask_p50_ms": statistics.median(totals),
         "ask_p95_ms": sorted(totals)[int(0.95 * (len(totals) - 1))],

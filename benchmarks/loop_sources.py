@@ -51,7 +51,7 @@ def main() -> None:
         loop_recall, same_k_recall, sizes = [], [], []
         for question in dataset.questions:
             result = runner.ask(question.question, "eval")
-            state = runner.graph.get_state({"configurable": {"thread_id": result["run_id"]}}).values
+            state = runner.graph.get_state({"configurable": {"thread_id": result.run_id}}).values
             purposes = {q.id: f"{q.purpose.split(':')[0]} [{q.mode}], hop {{}}" for q in state.get("subqueries", [])}
             gold = set(question.supporting_doc_ids)
             first: dict[str, tuple[str, str]] = {}

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import datetime
-from typing import Any
 
 from cli.jsonl import run_batch
 from cli.workspace import Workspace, add_location_args
+from domain.result import RunResult
 from graph.stats import summarise
 from policies.errors import BoundloopError
 
@@ -39,36 +39,36 @@ def add_stats(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_stats)
 
 
-def _print_result(result: dict[str, Any]) -> None:
-    status = result["status"]
+def _print_result(result: RunResult) -> None:
+    status = result.status
     if status == "answered":
-        print(result["answer"])
+        print(result.answer)
         print("\nSources:")
-        for c in result["citations"]:
-            page = f", page {c['page']}" if c.get("page") else ""
-            print(f"  [{c['marker']}] {c['title']} ({c['chunk_id']}{page})")
+        for c in result.citations:
+            page = f", page {c.page}" if c.page else ""
+            print(f"  [{c.marker}] {c.title} ({c.chunk_id}{page})")
     elif status == "fallback":
-        print(result["answer"])
-        for n, r in enumerate(result["fallback_results"], start=1):
-            print(f"  {n}. {r['title']} ({r['chunk_id']})")
+        print(result.answer)
+        for n, r in enumerate(result.fallback_results, start=1):
+            print(f"  {n}. {r.title} ({r.chunk_id})")
     else:
-        print(result["abstain_reason"])
-    usage = result["usage"]
-    completeness = "complete" if result["complete"] else f"INCOMPLETE: {result['stop_reason']} limit reached"
-    print(f"\n{status} ({result['query_class']}, {completeness}); {usage['hops']} hops, {usage['retrieval_calls']} "
-          f"searches, {usage['tokens']} tokens, {usage['elapsed_ms']} ms; run {result['run_id']}")
+        print(result.abstain_reason)
+    usage = result.usage
+    completeness = "complete" if result.complete else f"INCOMPLETE: {result.stop_reason} limit reached"
+    print(f"\n{status} ({result.query_class}, {completeness}); {usage.hops} hops, {usage.retrieval_calls} "
+          f"searches, {usage.tokens} tokens, {usage.elapsed_ms} ms; run {result.run_id}")
 
 
 def run_ask(args: argparse.Namespace) -> int:
     workspace = Workspace.open(args.index, args.directory)
     if args.batch:
-        return run_batch(args.batch, args.out, lambda user, question: workspace.runner.ask(question, user),
-                         desc="asking")
+        return run_batch(args.batch, args.out,
+                         lambda user, question: workspace.runner.ask(question, user).model_dump(), desc="asking")
     if not args.question or not args.user:
         raise BoundloopError("ask needs a QUESTION and --user NAME (or --batch FILE.jsonl)")
     result = workspace.runner.ask(args.question, args.user)
     if args.json:
-        print(json.dumps(result, indent=2))
+        print(result.model_dump_json(indent=2))
     else:
         _print_result(result)
     return 0

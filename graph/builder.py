@@ -8,11 +8,12 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from domain.result import RunResult
 from domain.steps import STEPS, Step
 from graph.context import RunContext
 from graph.routing import ROUTES, route_after_governor
 from graph.spans import NodeFn, traced
-from graph.state import LoopInput, LoopOutput, LoopState
+from graph.state import LoopInput, LoopState
 from nodes.evaluate import evaluate
 from nodes.governor import governor
 from nodes.plan import plan
@@ -38,7 +39,7 @@ STEP_NODES: dict[Step, NodeFn] = {
 
 def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The bounded loop; compiled without a checkpointer when a server supplies persistence."""
-    builder = StateGraph(LoopState, context_schema=RunContext, input_schema=LoopInput, output_schema=LoopOutput)
+    builder = StateGraph(LoopState, context_schema=RunContext, input_schema=LoopInput, output_schema=RunResult)
     builder.add_node("governor", cast(Any, traced("governor", governor)))
     for name in STEPS:
         builder.add_node(name, cast(Any, traced(name, STEP_NODES[name])))

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+from domain.result import RunResult
+
 _DDL = """
 CREATE TABLE IF NOT EXISTS boundloop_runs (
     run_id TEXT PRIMARY KEY,
@@ -34,7 +36,7 @@ class RunRecorder(Protocol):
 
     def start(self, run_id: str, owner: str, question: str) -> None: ...
 
-    def finish(self, run_id: str, result: dict[str, Any]) -> None: ...
+    def finish(self, run_id: str, result: RunResult) -> None: ...
 
 
 class RunRegistry:
@@ -53,15 +55,14 @@ class RunRegistry:
                 (run_id, owner, time.time(), question),
             )
 
-    def finish(self, run_id: str, result: dict[str, Any]) -> None:
-        usage = result.get("usage", {})
+    def finish(self, run_id: str, result: RunResult) -> None:
+        usage = result.usage
         with self._lock:
             self._conn.execute(
                 "UPDATE boundloop_runs SET status=?, query_class=?, complete=?, stop_reason=?, hops=?, tokens=?, "
                 "retrieval_calls=?, elapsed_ms=?, result=? WHERE run_id=?",
-                (result.get("status"), result.get("query_class"), int(bool(result.get("complete"))),
-                 result.get("stop_reason"), usage.get("hops"), usage.get("tokens"), usage.get("retrieval_calls"),
-                 usage.get("elapsed_ms"), json.dumps(result), run_id),
+                (result.status, result.query_class, int(result.complete), result.stop_reason, usage.hops,
+                 usage.tokens, usage.retrieval_calls, usage.elapsed_ms, result.model_dump_json(), run_id),
             )
 
     def owner(self, run_id: str) -> str | None:

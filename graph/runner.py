@@ -10,13 +10,13 @@ from typing import Any, cast
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from domain.result import RunResult
 from domain.trace import Span
 from graph.builder import build_graph
 from graph.checkpoints import sqlite_checkpointer
 from graph.context import RunContext
 from graph.reasoner import Reasoner
 from graph.registry import RunRecorder
-from graph.state import LoopOutput
 from policies.budget import BudgetLimits
 from policies.entitlements import AccessFilter, EntitlementResolver
 from policies.errors import BoundloopError
@@ -26,7 +26,6 @@ from retrieval.search import EntitledSearcher
 __all__ = ["CHECKPOINT_FILE", "LoopRunner", "sqlite_checkpointer", "validate_question"]
 
 MAX_QUESTION_CHARS = 4000
-_OUTPUT_KEYS = set(LoopOutput.__annotations__)
 CHECKPOINT_FILE = "runs.db"
 
 
@@ -69,19 +68,15 @@ class LoopRunner:
                   "metadata": {"reasoner": self.reasoner.name, "prompt_version": self.reasoner.prompt_version}}
         return question, run_id, context, config
 
-    def ask(self, question: str, user: str) -> dict[str, Any]:
+    def ask(self, question: str, user: str) -> RunResult:
         """One run to its end: answered, abstained or fallback; never past its budget."""
         question, run_id, context, config = self._start(question, user)
-        result = dict(self.graph.invoke({"question": question}, config=config, context=context))
-        result["run_id"] = run_id
-        if self.registry:
-            self.registry.finish(run_id, result)
-        return result
+        return self._finish(run_id, self.graph.invoke({"question": question}, config=config, context=context))
 
-    def stream(self, question: str, user: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    def stream(self, question: str, user: str) -> Iterator[tuple[str, Span | RunResult]]:
         """Yield ("span", span) per transition, then ("result", result)."""
         question, run_id, context, config = self._start(question, user)
-        result: dict[str, Any] = {}
+        values: dict[str, Any] = {}
         for chunk in self.graph.stream({"question": question}, config=config, context=context,
                                        stream_mode=["updates", "values"]):
             mode, payload = cast(tuple[str, dict[str, Any]], chunk)
@@ -90,12 +85,15 @@ class LoopRunner:
                     for span in (update or {}).get("spans", []):
                         yield "span", span
             else:
-                result = payload
-        output = {k: result.get(k) for k in result if k in _OUTPUT_KEYS}
-        output["run_id"] = run_id
+                values = payload
+        yield "result", self._finish(run_id, values)
+
+    def _finish(self, run_id: str, values: dict[str, Any]) -> RunResult:
+        """The run's result from the graph's final values (the output fields of the state), recorded."""
+        result = RunResult.model_validate({**{k: values.get(k) for k in RunResult.model_fields}, "run_id": run_id})
         if self.registry:
-            self.registry.finish(run_id, output)
-        yield "result", output
+            self.registry.finish(run_id, result)
+        return result
 
     def trace(self, run_id: str) -> list[Span]:
         """The spans of a run, read back from its checkpoints."""

@@ -1,4 +1,4 @@
-"""The loop's state, and its narrow public input and output.
+"""The loop's state, and its narrow public input (the output is `domain.result.RunResult`).
 
 The state holds what the reasoning steps may see: the question and what the trimmed backend returned. It never
 holds the principal, the limits, the access filter or the usage counters; those live in the run context.
@@ -6,7 +6,7 @@ holds the principal, the limits, the access filter or the usage counters; those 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, TypedDict
 
 from domain.models import Assessment, Claim, Evidence, SubQuery, Understanding, Verdict
 from domain.steps import NextStep
@@ -21,25 +21,7 @@ class LoopInput(TypedDict):
     question: str
 
 
-class LoopOutput(TypedDict, total=False):
-    """What a caller gets back: the same shape as `boundloop ask --json`."""
-
-    run_id: str
-    status: str
-    complete: bool
-    stop_reason: StopReason | None
-    query_class: str
-    answer: str
-    claims: list[dict[str, Any]]
-    citations: list[dict[str, Any]]
-    usage: dict[str, int]
-    abstain_reason: str | None
-    fallback_results: list[dict[str, Any]]
-    conflicts: list[dict[str, Any]]
-    dropped_claims: int
-
-
-class LoopState(LoopOutput, total=False):
+class LoopState(TypedDict, total=False):
     """Everything the steps share."""
 
     question: str
@@ -62,5 +44,7 @@ class LoopState(LoopOutput, total=False):
     """The step the last node asked for; the governor decides whether it runs."""
     retrieval_error: str
     """Set when the search backend failed; the run then falls back or abstains instead of crashing."""
+    stop_reason: StopReason | None
+    """The limit that closed the run, set by the governor; the run then takes the closing path."""
     spans: Annotated[list[Span], append]
     """One record per transition: node, start, duration, budget used after it, decision and reason."""

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.config import get_config
 
 from domain.models import Citation, Claim, Evidence, FallbackResult
+from domain.result import RunResult
 from graph.context import RunContext
 from graph.state import LoopState
 from graph.step_update import StepUpdate
@@ -15,7 +14,7 @@ from policies.outcome import choose_outcome
 FALLBACK_SIZE = 5
 
 
-def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[dict[str, Any]], list[Citation]]:
+def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[Claim], list[Citation]]:
     """Number the cited chunks in order of first use and write the answer with [n] markers."""
     by_id = {e.chunk_id: e for e in evidence}
     markers: dict[str, int] = {}
@@ -31,7 +30,7 @@ def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[dict
                                           title=e.title, page=e.page))
             numbers.append(markers[chunk_id])
         parts.append(claim.text.rstrip() + " " + "".join(f"[{n}]" for n in numbers))
-    return "\n".join(parts), [c.model_dump() for c in claims], citations
+    return "\n".join(parts), claims, citations
 
 
 def respond(state: LoopState, context: RunContext) -> StepUpdate:
@@ -46,24 +45,25 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
     answer, claims, citations = _cite(supported, evidence) if status == "answered" else ("", [], [])
     ranked = sorted(evidence, key=lambda e: -e.score)[:FALLBACK_SIZE] if status == "fallback" else []
     assessment = state.get("assessment")
-    update = {
-        "run_id": str(get_config().get("configurable", {}).get("thread_id", "")),
-        "status": status,
-        "complete": not state.get("stop_reason"),
-        "stop_reason": state.get("stop_reason"),
-        "query_class": understanding.query_class if understanding else "lookup",
-        "answer": answer if status == "answered" else (why or ""),
-        "claims": claims,
-        "citations": [c.model_dump() for c in citations],
-        "usage": context.usage().model_dump(),
-        "abstain_reason": why if status == "abstained" else None,
-        "fallback_results": [
+    result = RunResult(
+        run_id=str(get_config().get("configurable", {}).get("thread_id", "")),
+        status=status,
+        complete=not state.get("stop_reason"),
+        stop_reason=state.get("stop_reason"),
+        query_class=understanding.query_class if understanding else "lookup",
+        answer=answer if status == "answered" else (why or ""),
+        claims=claims,
+        citations=citations,
+        usage=context.usage(),
+        abstain_reason=why if status == "abstained" else None,
+        fallback_results=[
             FallbackResult(doc_id=e.doc_id, chunk_id=e.chunk_id, title=e.title, snippet=e.text[:240],
-                           score=round(e.score, 6)).model_dump()
+                           score=round(e.score, 6))
             for e in ranked
         ],
-        "conflicts": [c.model_dump() for c in assessment.conflicts] if assessment else [],
-        "dropped_claims": sum(not v.supported for v in state.get("verdicts", [])),
-        "next_step": "end",
-    }
-    return StepUpdate(update, decision=status, reason=why or f"{len(claims)} grounded claims")
+        conflicts=assessment.conflicts if assessment else [],
+        dropped_claims=sum(not v.supported for v in state.get("verdicts", [])),
+    )
+    # Each field of the result is an output channel of the graph (its output schema is `RunResult`).
+    return StepUpdate({**dict(result), "next_step": "end"}, decision=status,
+                      reason=why or f"{len(claims)} grounded claims")

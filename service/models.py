@@ -6,9 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from domain.models import Citation, Claim, Conflict, FallbackResult, QueryClass, Status
+from domain.result import RunResult
 from domain.trace import Span
-from domain.usage import StopReason, Usage
 from graph.runner import MAX_QUESTION_CHARS
 from policies.budget import BudgetLimits
 
@@ -27,30 +26,12 @@ class AskRequest(Strict):
     question: Question = Field(description=f"The question, 1 to {MAX_QUESTION_CHARS} characters.")
 
 
-class AskResponse(Strict):
-    """The same shape as `boundloop ask --json`."""
-
-    run_id: str
-    status: Status
-    complete: bool = Field(description="False when a budget limit closed the run early.")
-    stop_reason: StopReason | None
-    query_class: QueryClass
-    answer: str
-    claims: list[Claim]
-    citations: list[Citation]
-    usage: Usage
-    abstain_reason: str | None
-    fallback_results: list[FallbackResult]
-    conflicts: list[Conflict]
-    dropped_claims: int
-
-
 class RunView(Strict):
     """A run of the caller's: finished with its result, or still running."""
 
     run_id: str
     finished: bool
-    result: AskResponse | None = None
+    result: RunResult | None = None
 
 
 class Limits(Strict):

@@ -12,6 +12,8 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from domain.result import RunResult
+
 DDL = (
     """
 CREATE TABLE IF NOT EXISTS boundloop_runs (
@@ -44,15 +46,14 @@ class PostgresRunRegistry:
                 (run_id, owner, time.time(), question),
             )
 
-    def finish(self, run_id: str, result: dict[str, Any]) -> None:
-        usage = result.get("usage", {})
+    def finish(self, run_id: str, result: RunResult) -> None:
+        usage = result.usage
         with self._pool.connection() as conn:
             conn.execute(
                 "UPDATE boundloop_runs SET status=%s, query_class=%s, complete=%s, stop_reason=%s, hops=%s, "
                 "tokens=%s, retrieval_calls=%s, elapsed_ms=%s, result=%s WHERE run_id=%s",
-                (result.get("status"), result.get("query_class"), bool(result.get("complete")),
-                 result.get("stop_reason"), usage.get("hops"), usage.get("tokens"), usage.get("retrieval_calls"),
-                 usage.get("elapsed_ms"), Jsonb(result), run_id),
+                (result.status, result.query_class, result.complete, result.stop_reason, usage.hops, usage.tokens,
+                 usage.retrieval_calls, usage.elapsed_ms, Jsonb(result.model_dump(mode="json")), run_id),
             )
 
     def _rows(self, query: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:

@@ -7,10 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from starlette.concurrency import run_in_threadpool
 
+from domain.result import RunResult
 from policies.errors import BoundloopError
 from service.dependencies import CurrentUser, State
 from service.errors import NotFound
-from service.models import AskResponse, Limits, PassagesResponse, RunView, TraceResponse, error_responses
+from service.models import Limits, PassagesResponse, RunView, TraceResponse, error_responses
 from service.passages import cited_passages
 from service.state import ServiceState
 
@@ -31,7 +32,7 @@ async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
         _owned(state, run_id, user)
         result = state.registry.result(run_id)
         return RunView(run_id=run_id, finished=result is not None,
-                       result=AskResponse.model_validate(result) if result is not None else None)
+                       result=RunResult.model_validate(result) if result is not None else None)
 
     return await run_in_threadpool(read)
 

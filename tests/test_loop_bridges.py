@@ -88,9 +88,9 @@ def test_loop_follows_a_name_to_the_document_it_titles(index, encoder, resolver,
     add(index, encoder, tmp_path, GUIDE, PROFILE)
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("At which desk does the owner of the night shift rota sit?", "bob")
-    held = {e.doc_id: e for e in evidence_of(runner, result["run_id"])}
+    held = {e.doc_id: e for e in evidence_of(runner, result.run_id)}
     assert held["guide"].hop == 1 and held["dana"].hop == 2
-    title_searches = [s for s in runner.trace(result["run_id"]) if s.node == "refine" and "[title]" in s.decision]
+    title_searches = [s for s in runner.trace(result.run_id) if s.node == "refine" and "[title]" in s.decision]
     assert title_searches and "Dana Reyes" in title_searches[0].decision
 
 
@@ -100,8 +100,8 @@ def test_a_linked_document_outside_the_users_groups_never_enters_the_loop(index,
     add(index, encoder, tmp_path, GUIDE, {**PROFILE, "acl": ["leadership"]})
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("At which desk does the owner of the night shift rota sit?", user)
-    assert "WS-MARKER" not in json.dumps(result)
-    assert "WS-MARKER" not in json.dumps([s.model_dump() for s in runner.trace(result["run_id"])])
+    assert "WS-MARKER" not in result.model_dump_json()
+    assert "WS-MARKER" not in json.dumps([s.model_dump() for s in runner.trace(result.run_id)])
 
 
 def test_a_document_cannot_steer_the_lookup_by_instruction(index, encoder, resolver, tmp_path):
@@ -110,23 +110,23 @@ def test_a_document_cannot_steer_the_lookup_by_instruction(index, encoder, resol
     add(index, encoder, tmp_path, lure, SECRET)
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("Who changes the night shift rota each week?", "bob")
-    assert "VAULT-MARKER" not in json.dumps([s.model_dump() for s in runner.trace(result["run_id"])])
-    assert "VAULT-MARKER" not in json.dumps(result)
+    assert "VAULT-MARKER" not in json.dumps([s.model_dump() for s in runner.trace(result.run_id)])
+    assert "VAULT-MARKER" not in result.model_dump_json()
 
 
 def test_fallbacks_run_only_when_the_title_lookup_finds_nothing(index, encoder, resolver, tmp_path):
     add(index, encoder, tmp_path, GUIDE)  # no document is titled "Dana Reyes"
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("At which desk does the owner of the night shift rota sit?", "bob")
-    retrieves = [s for s in runner.trace(result["run_id"]) if s.node == "retrieve"]
+    retrieves = [s for s in runner.trace(result.run_id) if s.node == "retrieve"]
     assert "fallbacks not needed" not in retrieves[1].decision
     assert not retrieves[1].decision.startswith("1 searches")
 
     add(index, encoder, tmp_path, PROFILE)
     result = runner.ask("At which desk does the owner of the night shift rota sit?", "bob")
-    retrieves = [s for s in runner.trace(result["run_id"]) if s.node == "retrieve"]
+    retrieves = [s for s in runner.trace(result.run_id) if s.node == "retrieve"]
     assert retrieves[1].decision.startswith("1 searches") and "fallbacks not needed" in retrieves[1].decision
-    assert result["usage"]["retrieval_calls"] == 2
+    assert result.usage.retrieval_calls == 2
 
 
 def test_a_multi_hop_answer_chains_the_bridge_sentence_and_the_answer_sentence():

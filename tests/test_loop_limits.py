@@ -14,36 +14,36 @@ QUESTION = "Who is the Head of Finance?"
 
 def test_a_normal_run_is_complete(index, encoder, resolver):
     result = make_runner(index, encoder, resolver).ask(QUESTION, "bob")
-    assert result["status"] == "answered" and result["complete"] is True and result["stop_reason"] is None
-    assert "Priya Raman" in result["answer"]
-    assert result["citations"][0]["doc_id"] == "orgchart"
+    assert result.status == "answered" and result.complete is True and result.stop_reason is None
+    assert "Priya Raman" in result.answer
+    assert result.citations[0].doc_id == "orgchart"
 
 
 def test_hop_limit(index, encoder, resolver):
     result = make_runner(index, encoder, resolver, reasoner=AlwaysRefine(), max_hops=2).ask(QUESTION, "bob")
-    assert result["stop_reason"] == "hops" and result["complete"] is False
-    assert result["usage"]["hops"] == 2
-    assert result["status"] == "answered" and "Priya Raman" in result["answer"]  # best grounded answer so far
+    assert result.stop_reason == "hops" and result.complete is False
+    assert result.usage.hops == 2
+    assert result.status == "answered" and "Priya Raman" in result.answer  # best grounded answer so far
 
 
 def test_retrieval_call_limit_stops_mid_hop(index, encoder, resolver):
     runner = make_runner(index, encoder, resolver, max_retrieval_calls=2)
     result = runner.ask("Compare the Expense policy and the Org chart and the Lisbon seating chart", "bob")
-    assert result["stop_reason"] == "retrieval_calls" and result["complete"] is False
-    assert result["usage"]["retrieval_calls"] == 2
+    assert result.stop_reason == "retrieval_calls" and result.complete is False
+    assert result.usage.retrieval_calls == 2
 
 
 def test_no_retrieval_call_starts_once_the_count_is_spent(index, encoder, resolver):
     runner = make_runner(index, encoder, resolver, reasoner=AlwaysRefine(), max_retrieval_calls=3, max_hops=10)
     result = runner.ask(QUESTION, "bob")
-    assert result["usage"]["retrieval_calls"] == 3 and result["stop_reason"] == "retrieval_calls"
+    assert result.usage.retrieval_calls == 3 and result.stop_reason == "retrieval_calls"
 
 
 def test_token_limit(index, encoder, resolver):
     runner = make_runner(index, encoder, resolver, reasoner=CostlyEvaluate(tokens=5000), max_tokens=5000)
     result = runner.ask("Where does Priya Raman sit, and who is the Head of People?", "bob")
-    assert result["stop_reason"] == "tokens" and result["complete"] is False
-    assert result["status"] in ("answered", "fallback")
+    assert result.stop_reason == "tokens" and result.complete is False
+    assert result.status in ("answered", "fallback")
 
 
 def test_time_limit(index, encoder, resolver):
@@ -55,8 +55,8 @@ def test_time_limit(index, encoder, resolver):
         limits=context.limits, ledger=Ledger(clock),
     )
     result = runner.ask(QUESTION, "bob")
-    assert result["stop_reason"] == "time" and result["complete"] is False
-    assert result["status"] == "answered" and "Priya Raman" in result["answer"]
+    assert result.stop_reason == "time" and result.complete is False
+    assert result.status == "answered" and "Priya Raman" in result.answer
 
 
 @pytest.mark.parametrize("max_seconds", [1.0, 2.0])
@@ -67,8 +67,8 @@ def test_a_hanging_retriever_cannot_pass_the_deadline(index, encoder, resolver, 
     result = runner.ask(QUESTION, "bob")
     elapsed = time.monotonic() - started
     assert elapsed < max_seconds + 0.5
-    assert result["stop_reason"] == "time" and result["complete"] is False
-    assert result["status"] == "abstained"
+    assert result.stop_reason == "time" and result.complete is False
+    assert result.status == "abstained"
 
 
 def test_limits_come_from_the_environment_only(monkeypatch):

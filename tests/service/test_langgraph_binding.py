@@ -12,6 +12,7 @@ from langgraph.types import Command
 from langgraph_sdk import Auth
 from langgraph_sdk.runtime import _ExecutionRuntime, _ReadRuntime
 
+from domain.result import RunResult
 from graph.builder import build_graph
 from graph.checkpoints import checkpoint_serde
 from graph.runner import LoopRunner
@@ -24,8 +25,14 @@ from tests.service.keys import KEYS
 SALARY = {"question": "What are the salary bands for level L5 engineers?"}
 
 
-def _docs(result: dict) -> set[str]:
-    return {c["doc_id"] for c in result["citations"]} | {r["doc_id"] for r in result["fallback_results"]}
+def _result(values: dict) -> RunResult:
+    """The run's result from a graph's output or its last streamed values."""
+    return RunResult.model_validate({name: values[name] for name in RunResult.model_fields})
+
+
+def _docs(values: dict) -> set[str]:
+    result = _result(values)
+    return {c.doc_id for c in result.citations} | {r.doc_id for r in result.fallback_results}
 
 
 def test_every_execution_path_ignores_a_context_the_caller_passes(state):
@@ -123,7 +130,8 @@ def test_a_client_cannot_rewrite_the_budget_counters(state):
     except InvalidUpdateError:
         result = None  # refusing the write is as good as ignoring it
     if result is not None:
-        assert 0 <= result["usage"]["hops"] <= 1 and 0 <= result["usage"]["retrieval_calls"] <= 2
+        usage = _result(result).usage
+        assert 0 <= usage.hops <= 1 and 0 <= usage.retrieval_calls <= 2
     spans = graph().get_state(config).values.get("spans", [])
     assert all(0 <= s.usage.hops <= 1 and 0 <= s.usage.retrieval_calls <= 2 for s in spans)
 
@@ -138,8 +146,8 @@ def test_state_a_client_writes_cannot_skip_steps(state):
 
 def test_every_run_starts_from_zero_usage(state):
     graph, config = _served(state, BudgetLimits(max_hops=1, max_retrieval_calls=2), "t3")
-    first = graph().invoke(HEAD, config)
-    assert first["usage"]["hops"] == 1 and first["usage"]["retrieval_calls"] >= 1
+    first = _result(graph().invoke(HEAD, config)).usage
+    assert first.hops == 1 and first.retrieval_calls >= 1
     assert graph().get_state(config).values["spans"][-1].usage.hops == 1
     fresh = bind_context(build_graph(), state.runner.context_for("bob"))
     assert fresh.bound_context.usage().hops == fresh.bound_context.usage().retrieval_calls == 0
