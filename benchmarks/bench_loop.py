@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from cli.workspace import Workspace  # noqa: E402
-from graph.runner import LoopRunner, sqlite_checkpointer  # noqa: E402
+from graph.runner import LoopRunner  # noqa: E402
 from retrieval.config import DEMO_ROOT  # noqa: E402
+from runstore.sqlite import SqliteRunStore  # noqa: E402
 
 
 def questions() -> list[dict]:
@@ -71,7 +72,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         checkpointed = LoopRunner(resolver=base.resolver, backend=base.backend, encoder=base.encoder,
                                   reasoner=base.reasoner, limits=base.limits,
-                                  checkpointer=sqlite_checkpointer(Path(tmp) / "runs.db"))
+                                  store=SqliteRunStore(Path(tmp) / "runs.db"))
         plain = LoopRunner(resolver=base.resolver, backend=base.backend, encoder=base.encoder,
                            reasoner=base.reasoner, limits=base.limits)
         measure(checkpointed, 1)  # warm up: encoder, caches, SQLite pages

@@ -22,13 +22,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from evals.datasets import load_dataset  # noqa: E402
 from evals.index_cache import cached_index  # noqa: E402
-from graph.runner import LoopRunner, sqlite_checkpointer  # noqa: E402
+from graph.runner import LoopRunner  # noqa: E402
 from policies.budget import BudgetLimits  # noqa: E402
 from policies.entitlements import AccessFilter, Directory, EntitlementResolver  # noqa: E402
 from reasoners.offline import OfflineReasoner  # noqa: E402
 from retrieval.documents import Document  # noqa: E402
 from retrieval.embeddings import build_embeddings  # noqa: E402
 from retrieval.search import hybrid_search  # noqa: E402
+from runstore.sqlite import SqliteRunStore  # noqa: E402
 
 
 def main() -> None:
@@ -46,7 +47,7 @@ def main() -> None:
     resolver = EntitlementResolver(Directory.from_mapping({"users": {"eval": {"groups": ["all"]}}}))
     with tempfile.TemporaryDirectory() as runs:
         runner = LoopRunner(resolver=resolver, backend=index, encoder=encoder, reasoner=OfflineReasoner(),
-                            limits=BudgetLimits(), checkpointer=sqlite_checkpointer(Path(runs) / "runs.db"))
+                            limits=BudgetLimits(), store=SqliteRunStore(Path(runs) / "runs.db"))
         sources: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         loop_recall, same_k_recall, sizes = [], [], []
         for question in dataset.questions:

@@ -9,8 +9,8 @@ from datetime import datetime
 from cli.jsonl import run_batch
 from cli.workspace import Workspace, add_location_args
 from domain.result import RunResult
-from graph.stats import summarise
 from policies.errors import BoundloopError
+from runstore.stats import summarise
 
 
 def add_ask(sub: argparse._SubParsersAction) -> None:
@@ -92,7 +92,7 @@ def run_trace(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    summary = summarise(Workspace.open(args.index, args.directory).registry.finished_runs())
+    summary = summarise(Workspace.open(args.index, args.directory).store.finished_runs())
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0

@@ -17,13 +17,13 @@ from langsmith import tracing_context
 from domain.result import RunResult
 from evals.baselines import OneHopReasoner, UntargetedReasoner
 from evals.records import EvidenceRef, RunRecord, ShownDoc
-from graph.checkpoints import checkpoint_serde
 from graph.reasoner import Reasoner
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from policies.entitlements import EntitlementResolver
 from reasoners.offline import OfflineReasoner
 from retrieval.backend import Encoder, IndexBackend
+from runstore.serde import checkpoint_serde
 
 SystemName = Literal["loop", "one_hop", "untargeted"]
 SYSTEMS: tuple[SystemName, ...] = ("loop", "one_hop", "untargeted")

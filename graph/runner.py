@@ -13,20 +13,16 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from domain.result import RunResult
 from domain.trace import Span
 from graph.builder import build_graph
-from graph.checkpoints import sqlite_checkpointer
 from graph.context import RunContext
 from graph.reasoner import Reasoner
-from graph.registry import RunRecorder
 from policies.budget import BudgetLimits
 from policies.entitlements import AccessFilter, EntitlementResolver
 from policies.errors import BoundloopError
 from retrieval.backend import Encoder, IndexBackend
 from retrieval.search import EntitledSearcher
-
-__all__ = ["CHECKPOINT_FILE", "LoopRunner", "sqlite_checkpointer", "validate_question"]
+from runstore.store import RunStore
 
 MAX_QUESTION_CHARS = 4000
-CHECKPOINT_FILE = "runs.db"
 
 
 def validate_question(question: Any) -> str:
@@ -46,10 +42,13 @@ class LoopRunner:
     encoder: Encoder
     reasoner: Reasoner
     limits: BudgetLimits
+    store: RunStore | None = None
     checkpointer: BaseCheckpointSaver | None = None
-    registry: RunRecorder | None = None
+    """Where checkpoints go; the store's by default (the evals keep them in memory)."""
 
     def __post_init__(self) -> None:
+        if self.checkpointer is None and self.store is not None:
+            self.checkpointer = self.store.checkpointer
         self.graph = build_graph(checkpointer=self.checkpointer)
 
     def context_for(self, user: str) -> RunContext:
@@ -62,8 +61,8 @@ class LoopRunner:
         question = validate_question(question)
         context = self.context_for(user)
         run_id = uuid.uuid4().hex
-        if self.registry:
-            self.registry.start(run_id, user, question)
+        if self.store:
+            self.store.start(run_id, user, question)
         config: RunnableConfig = {"configurable": {"thread_id": run_id}, "run_name": "boundloop",
                   "metadata": {"reasoner": self.reasoner.name, "prompt_version": self.reasoner.prompt_version}}
         return question, run_id, context, config
@@ -91,8 +90,8 @@ class LoopRunner:
     def _finish(self, run_id: str, values: dict[str, Any]) -> RunResult:
         """The run's result from the graph's final values (the output fields of the state), recorded."""
         result = RunResult.model_validate({**{k: values.get(k) for k in RunResult.model_fields}, "run_id": run_id})
-        if self.registry:
-            self.registry.finish(run_id, result)
+        if self.store:
+            self.store.finish(run_id, result)
         return result
 
     def trace(self, run_id: str) -> list[Span]:

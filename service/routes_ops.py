@@ -13,7 +13,7 @@ router = APIRouter(tags=["operations"])
 
 @router.get("/healthz", response_model=Health, summary="Liveness")
 async def healthz(state: State) -> Health:
-    return Health(status="ok", checkpoints=state.persistence.kind)
+    return Health(status="ok", checkpoints=state.store.kind)
 
 
 @router.get("/metrics", response_class=Response, summary="Prometheus metrics",

@@ -7,7 +7,6 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from starlette.concurrency import run_in_threadpool
 
-from domain.result import RunResult
 from policies.errors import BoundloopError
 from service.dependencies import CurrentUser, State
 from service.errors import NotFound
@@ -22,7 +21,7 @@ ERRORS = error_responses(401, 404, 422, 500)
 
 def _owned(state: ServiceState, run_id: str, user: str) -> None:
     """404, not 403, for another user's run: whether a run id exists is itself not theirs to learn."""
-    if state.registry.owner(run_id) != user:
+    if state.store.owner(run_id) != user:
         raise NotFound(f"no run {run_id}")
 
 
@@ -30,9 +29,8 @@ def _owned(state: ServiceState, run_id: str, user: str) -> None:
 async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
     def read() -> RunView:
         _owned(state, run_id, user)
-        result = state.registry.result(run_id)
-        return RunView(run_id=run_id, finished=result is not None,
-                       result=RunResult.model_validate(result) if result is not None else None)
+        result = state.store.result(run_id)
+        return RunView(run_id=run_id, finished=result is not None, result=result)
 
     return await run_in_threadpool(read)
 

@@ -7,10 +7,10 @@ import os
 from pydantic import BaseModel, ConfigDict, Field
 
 from policies.errors import BoundloopError
+from runstore.location import checkpoint_url_from_env
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_INGEST_BYTES = 8 * 1024 * 1024
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class ServiceSettings(BaseModel):
@@ -27,16 +27,10 @@ class ServiceSettings(BaseModel):
     max_body_bytes: int = Field(default=MAX_BODY_BYTES, gt=0, description="Largest JSON request body.")
     max_ingest_bytes: int = Field(default=MAX_INGEST_BYTES, gt=0, description="Largest POST /ingest body.")
 
-    @property
-    def uses_postgres(self) -> bool:
-        return self.checkpoint_url is not None and self.checkpoint_url.startswith(POSTGRES_SCHEMES)
-
     @classmethod
     def from_env(cls) -> ServiceSettings:
         """`BOUNDLOOP_INDEX`, `_DIRECTORY`, `_CHECKPOINT_URL`, `_JWT_SECRET`, `_MAX_BODY_BYTES`, `_MAX_INGEST_BYTES`."""
-        url = os.environ.get("BOUNDLOOP_CHECKPOINT_URL") or None
-        if url and not url.startswith(POSTGRES_SCHEMES):
-            raise BoundloopError("BOUNDLOOP_CHECKPOINT_URL must be a postgresql:// URL (unset it for SQLite)")
+        url = checkpoint_url_from_env()
         try:
             max_body = int(os.environ.get("BOUNDLOOP_MAX_BODY_BYTES", MAX_BODY_BYTES))
             max_ingest = int(os.environ.get("BOUNDLOOP_MAX_INGEST_BYTES", MAX_INGEST_BYTES))

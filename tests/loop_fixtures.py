@@ -6,15 +6,16 @@ import time
 from dataclasses import dataclass, field
 
 from graph.reasoner import StepResult
-from graph.runner import LoopRunner, sqlite_checkpointer
+from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from reasoners.offline import OfflineReasoner
+from runstore.sqlite import SqliteRunStore
 
 
 def make_runner(index, encoder, resolver, tmp_path=None, reasoner=None, **limits) -> LoopRunner:
-    checkpointer = sqlite_checkpointer(tmp_path / "runs.db") if tmp_path is not None else None
+    store = SqliteRunStore(tmp_path / "runs.db") if tmp_path is not None else None
     return LoopRunner(resolver=resolver, backend=index, encoder=encoder, reasoner=reasoner or OfflineReasoner(),
-                      limits=BudgetLimits(**limits), checkpointer=checkpointer)
+                      limits=BudgetLimits(**limits), store=store)
 
 
 @dataclass

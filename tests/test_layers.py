@@ -1,4 +1,5 @@
-"""Layers point down: the lower packages import nothing from the ones above them."""
+"""Layers point down: the lower packages import nothing from the ones above them, and no module imports itself
+back through a cycle."""
 
 from __future__ import annotations
 
@@ -50,3 +51,22 @@ def test_lower_packages_import_nothing_above_them(package):
                     for target in targets if target.split(".")[0] in FORBIDDEN[package])
     assert not upward
 
+
+def test_no_import_cycles():
+    graph = _graph()
+    state: dict[str, int] = {}
+    cycles: list[str] = []
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for target in sorted(graph[name]):
+            if state.get(target) == 1:
+                cycles.append(" -> ".join(path[path.index(target):] + [target]))
+            elif target not in state:
+                visit(target, [*path, target])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert not cycles

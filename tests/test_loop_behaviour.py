@@ -1,6 +1,7 @@
 """What a user notices: answers cite permitted chunks, injected text is data, abstain and fall back honestly."""
 
 import json
+import sqlite3
 
 import pytest
 
@@ -126,9 +127,14 @@ def test_principal_appears_in_neither_state_nor_trace(tmp_path, index, encoder):
     assert not {"principal", "groups", "user", "access", "limits"} & set(state)
     spans = runner.trace(result.run_id)
     assert spans and "user-7f3a9" not in json.dumps([s.model_dump() for s in spans])
+    runner.store.close()  # the WAL is folded into the file
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("runs.db*"))
-    for secret in (b"user-7f3a9", b"grp-zq81", b"all-staff"):
-        assert secret not in stored
+    for group in (b"grp-zq81", b"all-staff"):  # the registry keeps the owner's name, never the groups
+        assert group not in stored
+    with sqlite3.connect(tmp_path / "runs.db") as db:
+        checkpoints = [value for table in ("checkpoints", "writes") for row in db.execute(f"SELECT * FROM {table}")
+                       for value in row]
+    assert checkpoints and "user-7f3a9" not in repr(checkpoints)
 
 
 def test_trace_has_a_span_per_transition(tmp_path, index, encoder, resolver):

@@ -6,7 +6,6 @@ from domain.models import Evidence, SubQuery
 from domain.usage import Usage
 from graph.reducers import merge_evidence, merge_subqueries
 from graph.routing import route_after_governor
-from graph.stats import summarise
 from policies.budget import (
     BudgetLimits,
     CallBudget,
@@ -15,6 +14,7 @@ from policies.budget import (
     check_before_step,
     remaining_seconds,
 )
+from runstore.stats import summarise
 
 LIMITS = BudgetLimits()
 

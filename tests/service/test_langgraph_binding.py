@@ -14,10 +14,10 @@ from langgraph_sdk.runtime import _ExecutionRuntime, _ReadRuntime
 
 from domain.result import RunResult
 from graph.builder import build_graph
-from graph.checkpoints import checkpoint_serde
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from policies.errors import StepOrderError, UnknownUserError
+from runstore.serde import checkpoint_serde
 from service import langgraph_auth, langgraph_graph
 from service.langgraph_graph import CallerBoundGraph, bind_context, make_graph
 from tests.service.keys import KEYS

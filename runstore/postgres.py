@@ -1,0 +1,98 @@
+"""The PostgreSQL run store: checkpoints (langgraph-checkpoint-postgres) and the registry on one connection pool.
+
+Every worker and host that opens the same URL sees the same runs; a run started on one is readable from another.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row, tuple_row
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from policies.errors import BoundloopError
+from runstore.pooled_saver import PooledPostgresSaver
+from runstore.serde import checkpoint_serde
+from runstore.store import RunStore
+
+DDL = (
+    """
+CREATE TABLE IF NOT EXISTS boundloop_runs (
+    run_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL,
+    question TEXT NOT NULL,
+    status TEXT,
+    query_class TEXT,
+    complete BOOLEAN,
+    stop_reason TEXT,
+    hops INTEGER, tokens INTEGER, retrieval_calls INTEGER, elapsed_ms INTEGER,
+    result JSONB
+)""",
+    "CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at)",
+)
+# Workers start together; one advisory lock keeps their schema migrations from racing each other.
+_SETUP_LOCK_KEY = 0x626F756E64  # "bound"
+DEFAULT_POOL_SIZE = 8
+SETUP_TIMEOUT_S = 60.0
+
+
+def _take_setup_lock(conn: psycopg.Connection) -> None:
+    """Take the schema-setup lock, polling rather than blocking.
+
+    A session blocked in pg_advisory_lock holds a snapshot, and the saver's CREATE INDEX CONCURRENTLY would wait
+    for it while it waits for us: a deadlock PostgreSQL does not detect.
+    """
+    deadline = time.monotonic() + SETUP_TIMEOUT_S
+    with conn.cursor(row_factory=tuple_row) as cursor:
+        while True:
+            row = cursor.execute("SELECT pg_try_advisory_lock(%s)", (_SETUP_LOCK_KEY,)).fetchone()
+            if row is not None and row[0]:
+                return
+            if time.monotonic() > deadline:
+                raise BoundloopError("timed out waiting for another worker to finish the checkpoint schema setup")
+            time.sleep(0.1)
+
+
+class PostgresRunStore(RunStore):
+    """Saver and registry on one pool of autocommit connections; the tables are created or migrated once."""
+
+    kind = "postgres"
+
+    def __init__(self, url: str, pool_size: int | None = None) -> None:
+        size = pool_size or int(os.environ.get("BOUNDLOOP_PG_POOL_SIZE", DEFAULT_POOL_SIZE))
+        self._pool = ConnectionPool(
+            url, min_size=1, max_size=size, open=True, timeout=30,
+            kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+        )
+        try:
+            self.checkpointer = PooledPostgresSaver(self._pool, serde=checkpoint_serde())
+            with self._pool.connection() as conn:
+                _take_setup_lock(conn)
+                try:
+                    self.checkpointer.setup()
+                    for statement in DDL:
+                        conn.execute(statement)
+                finally:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK_KEY,))
+        except BaseException:
+            self._pool.close()
+            raise
+
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(sql.replace("?", "%s"), params)
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            return cursor.execute(sql.replace("?", "%s"), params).fetchall()
+
+    def _json(self, text: str) -> Any:
+        return Jsonb(text, dumps=lambda already_json: already_json)
+
+    def close(self) -> None:
+        self._pool.close()

@@ -1,0 +1,71 @@
+"""The SQLite run store: checkpoints (`SqliteSaver`) and the registry in one WAL-mode file, `runs.db`.
+
+Safe to share between the threads of one process and between the processes of one machine.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from runstore.serde import checkpoint_serde
+from runstore.store import RunStore
+
+DDL = """
+CREATE TABLE IF NOT EXISTS boundloop_runs (
+    run_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    question TEXT NOT NULL,
+    status TEXT,
+    query_class TEXT,
+    complete INTEGER,
+    stop_reason TEXT,
+    hops INTEGER, tokens INTEGER, retrieval_calls INTEGER, elapsed_ms INTEGER,
+    result TEXT
+);
+CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at);
+"""
+
+
+def _connect(path: Path, autocommit: bool = False) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False,
+                           isolation_level=None if autocommit else "DEFERRED")
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+class SqliteRunStore(RunStore):
+    """Checkpoints and registry in one file; the registry has its own autocommit connection."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._conn = _connect(self.path, autocommit=True)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.executescript(DDL)
+        self._lock = threading.Lock()
+        saver = SqliteSaver(_connect(self.path), serde=checkpoint_serde())
+        saver.setup()
+        self.checkpointer = saver
+
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        with self._lock:
+            self._conn.execute(sql, params)
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        with self._lock:
+            return [dict(row) for row in self._conn.execute(sql, params).fetchall()]
+
+    def _json(self, text: str) -> Any:
+        return text
+
+    def close(self) -> None:
+        self._conn.close()
+        self.checkpointer.conn.close()  # type: ignore[attr-defined]

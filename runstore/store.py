@@ -1,0 +1,75 @@
+"""The run store's one interface: checkpoints through `checkpointer`, and the registry of runs in SQL both stores share.
+
+The registry says who owns each run and how it ended, for `/runs`, `boundloop stats` and ownership checks. It lives
+beside the checkpoints but apart from them: the loop's state and trace never hold the user.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import ABC, abstractmethod
+from typing import Any, Literal
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from domain.result import RunResult
+
+StoreKind = Literal["sqlite", "postgres"]
+STATS_COLUMNS = ("query_class", "status", "complete", "stop_reason", "hops", "tokens", "retrieval_calls", "elapsed_ms")
+
+
+class RunStore(ABC):
+    """Checkpoints and the run registry of one deployment, shared by every process that serves it.
+
+    Implementations supply the connection (`_execute`, `_rows`), how a JSON value is sent (`_json`), the
+    checkpointer and `close`; the registry's SQL is written once, here, with `?` placeholders.
+    """
+
+    kind: StoreKind
+    checkpointer: BaseCheckpointSaver
+
+    def start(self, run_id: str, owner: str, question: str) -> None:
+        """Record a run as it starts (unfinished until `finish`)."""
+        self._execute("INSERT INTO boundloop_runs (run_id, owner, created_at, question) VALUES (?, ?, ?, ?)",
+                      (run_id, owner, time.time(), question))
+
+    def finish(self, run_id: str, result: RunResult) -> None:
+        """Record how a run ended; the figures `stats` reads get columns of their own."""
+        usage = result.usage
+        self._execute(
+            "UPDATE boundloop_runs SET status=?, query_class=?, complete=?, stop_reason=?, hops=?, tokens=?, "
+            "retrieval_calls=?, elapsed_ms=?, result=? WHERE run_id=?",
+            (result.status, result.query_class, result.complete, result.stop_reason, usage.hops, usage.tokens,
+             usage.retrieval_calls, usage.elapsed_ms, self._json(result.model_dump_json()), run_id),
+        )
+
+    def owner(self, run_id: str) -> str | None:
+        rows = self._rows("SELECT owner FROM boundloop_runs WHERE run_id=?", (run_id,))
+        return rows[0]["owner"] if rows else None
+
+    def result(self, run_id: str) -> RunResult | None:
+        """The run's result, or None while it runs (or for an unknown run)."""
+        rows = self._rows("SELECT result FROM boundloop_runs WHERE run_id=?", (run_id,))
+        stored = rows[0]["result"] if rows else None
+        if stored is None:
+            return None
+        return RunResult.model_validate(json.loads(stored) if isinstance(stored, str | bytes) else stored)
+
+    def finished_runs(self) -> list[dict[str, Any]]:
+        """The `stats` figures of every finished run."""
+        rows = self._rows(f"SELECT {', '.join(STATS_COLUMNS)} FROM boundloop_runs WHERE status IS NOT NULL")
+        return [{**row, "complete": int(bool(row["complete"]))} for row in rows]
+
+    @abstractmethod
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None: ...
+
+    @abstractmethod
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def _json(self, text: str) -> Any:
+        """A JSON document as this store's driver sends it."""
+
+    @abstractmethod
+    def close(self) -> None: ...
