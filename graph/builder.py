@@ -37,12 +37,18 @@ STEP_NODES: dict[Step, NodeFn] = {
 }
 
 
-def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """The bounded loop; compiled without a checkpointer when a server supplies persistence."""
-    builder = StateGraph(LoopState, context_schema=RunContext, input_schema=LoopInput, output_schema=RunResult)
-    builder.add_node("governor", cast(Any, traced("governor", governor)))
+def build_graph(checkpointer: BaseCheckpointSaver | None = None, context: RunContext | None = None,
+                served: bool = False) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The bounded loop; compiled without a checkpointer when a server supplies persistence.
+
+    Each run is handed its `RunContext`, unless the graph is `served`: then its callers pass no context (it has no
+    context schema), and a graph compiled to execute a run has that run's `context` bound into its nodes.
+    """
+    builder = StateGraph(LoopState, context_schema=None if served else RunContext, input_schema=LoopInput,
+                         output_schema=RunResult)
+    builder.add_node("governor", cast(Any, traced("governor", governor, context)))
     for name in STEPS:
-        builder.add_node(name, cast(Any, traced(name, STEP_NODES[name])))
+        builder.add_node(name, cast(Any, traced(name, STEP_NODES[name], context)))
         builder.add_edge(name, "governor")
     builder.add_edge(START, "governor")
     builder.add_conditional_edges("governor", route_after_governor, ROUTES)

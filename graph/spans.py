@@ -16,11 +16,15 @@ from graph.step_update import StepUpdate
 NodeFn = Callable[[LoopState, RunContext], StepUpdate]
 
 
-def traced(name: str, fn: NodeFn) -> Callable[[LoopState, Runtime[RunContext]], dict[str, Any]]:
-    """Wrap `fn(state, context) -> StepUpdate` as a LangGraph node that appends its span to `spans`."""
+def traced(name: str, fn: NodeFn,
+           bound: RunContext | None = None) -> Callable[[LoopState, Runtime[RunContext]], dict[str, Any]]:
+    """Wrap `fn(state, context) -> StepUpdate` as a LangGraph node that appends its span to `spans`.
+
+    The context is the run's (`runtime.context`), or `bound` when the graph was compiled for one run.
+    """
 
     def node(state: LoopState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-        context = runtime.context
+        context = bound if bound is not None else runtime.context
         wall, started = time.time(), context.ledger.clock()
         step = fn(state, context)
         context.ledger.record(name, step.spent)

@@ -27,7 +27,8 @@ def free_port() -> int:
 def server_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LANGSMITH_", "LANGCHAIN_", "BOUNDLOOP_"))}
     env.update(HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", LANGGRAPH_CLI_NO_ANALYTICS="1",
-               LANGSMITH_TRACING="false", PYTHONUNBUFFERED="1")
+               LANGSMITH_TRACING="false", PYTHONUNBUFFERED="1",
+               PYTHONPATH=str(REPO))  # this checkout's code, whichever checkout the package was installed from
     env.update(extra)
     return env
 
