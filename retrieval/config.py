@@ -12,6 +12,7 @@ from retrieval.embeddings import cache_dir
 from retrieval.errors import IndexStoreError
 
 DEMO_ROOT = Path(__file__).resolve().parent.parent / "demo"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def resolve_locations(index: str | None = None, directory: str | None = None) ->
 
 def open_backend(index: str, create: bool = False) -> IndexBackend:
     """The backend for an index location: a folder for the embedded index, postgresql://... for the server one."""
-    if index.startswith(("postgresql://", "postgres://")):
+    if index.startswith(POSTGRES_SCHEMES):
         try:
             from retrieval.postgres import PostgresIndex
         except ImportError:

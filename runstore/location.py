@@ -10,11 +10,11 @@ import os
 from pathlib import Path
 
 from policies.errors import BoundloopError
+from retrieval.config import POSTGRES_SCHEMES
 from retrieval.embeddings import cache_dir
 from runstore.store import RunStore
 
 RUNS_FILE = "runs.db"
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 def checkpoint_url_from_env() -> str | None:
