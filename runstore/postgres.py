@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -17,24 +19,25 @@ from psycopg_pool import ConnectionPool
 from policies.errors import BoundloopError
 from runstore.pooled_saver import PooledPostgresSaver
 from runstore.serde import checkpoint_serde
-from runstore.store import RunStore
+from runstore.store import Migration, RunStore, Sql
 
-DDL = (
-    """
-CREATE TABLE IF NOT EXISTS boundloop_runs (
-    run_id TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    created_at DOUBLE PRECISION NOT NULL,
-    question TEXT NOT NULL,
-    status TEXT,
-    query_class TEXT,
-    complete BOOLEAN,
-    stop_reason TEXT,
-    hops INTEGER, tokens INTEGER, retrieval_calls INTEGER, elapsed_ms INTEGER,
-    result JSONB
-)""",
-    "CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at)",
-)
+MIGRATIONS: list[Migration] = [
+    (  # 1: the run registry (IF NOT EXISTS: stores made before migrations were counted already have it)
+        """CREATE TABLE IF NOT EXISTS boundloop_runs (
+            run_id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            question TEXT NOT NULL,
+            status TEXT,
+            query_class TEXT,
+            complete BOOLEAN,
+            stop_reason TEXT,
+            hops INTEGER, tokens INTEGER, retrieval_calls INTEGER, elapsed_ms INTEGER,
+            result JSONB
+        )""",
+        "CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at)",
+    ),
+]
 # Workers start together; one advisory lock keeps their schema migrations from racing each other.
 _SETUP_LOCK_KEY = 0x626F756E64  # "bound"
 DEFAULT_POOL_SIZE = 8
@@ -75,13 +78,21 @@ class PostgresRunStore(RunStore):
                 _take_setup_lock(conn)
                 try:
                     self.checkpointer.setup()
-                    for statement in DDL:
-                        conn.execute(statement)
+                    self._migrate(MIGRATIONS)
                 finally:
                     conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK_KEY,))
         except BaseException:
             self._pool.close()
             raise
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Sql]:
+        with self._pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
+            def sql(statement: str, *params: Any) -> list[dict[str, Any]]:
+                cursor.execute(statement.replace("?", "%s"), params)
+                return cursor.fetchall() if cursor.description else []
+
+            yield sql
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
         with self._pool.connection() as conn:

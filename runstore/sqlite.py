@@ -7,29 +7,33 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from runstore.serde import checkpoint_serde
-from runstore.store import RunStore
+from runstore.store import Migration, RunStore, Sql
 
-DDL = """
-CREATE TABLE IF NOT EXISTS boundloop_runs (
-    run_id TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    question TEXT NOT NULL,
-    status TEXT,
-    query_class TEXT,
-    complete INTEGER,
-    stop_reason TEXT,
-    hops INTEGER, tokens INTEGER, retrieval_calls INTEGER, elapsed_ms INTEGER,
-    result TEXT
-);
-CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at);
-"""
+MIGRATIONS: list[Migration] = [
+    (  # 1: the run registry (IF NOT EXISTS: stores made before migrations were counted already have it)
+        """CREATE TABLE IF NOT EXISTS boundloop_runs (
+            run_id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            question TEXT NOT NULL,
+            status TEXT,
+            query_class TEXT,
+            complete INTEGER,
+            stop_reason TEXT,
+            hops INTEGER, tokens INTEGER, retrieval_calls INTEGER, elapsed_ms INTEGER,
+            result TEXT
+        )""",
+        "CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at)",
+    ),
+]
 
 
 def _connect(path: Path, autocommit: bool = False) -> sqlite3.Connection:
@@ -49,11 +53,25 @@ class SqliteRunStore(RunStore):
         self.path = Path(path)
         self._conn = _connect(self.path, autocommit=True)
         self._conn.row_factory = sqlite3.Row
-        self._conn.executescript(DDL)
         self._lock = threading.Lock()
+        self._migrate(MIGRATIONS)
         saver = SqliteSaver(_connect(self.path), serde=checkpoint_serde())
         saver.setup()
         self.checkpointer = saver
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Sql]:
+        def sql(statement: str, *params: Any) -> list[dict[str, Any]]:
+            return [dict(row) for row in self._conn.execute(statement, params).fetchall()]
+
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")  # the write lock now: two processes migrating wait in turn
+            try:
+                yield sql
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
         with self._lock:

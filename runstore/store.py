@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -16,14 +18,19 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from domain.result import RunResult
 
 StoreKind = Literal["sqlite", "postgres"]
+Sql = Callable[..., list[dict[str, Any]]]
+"""Runs one statement, `?` placeholders, inside a transaction; returns its rows (none for a change)."""
+Migration = Sequence[str]
+"""The statements that bring the registry's tables from one schema version to the next."""
 STATS_COLUMNS = ("query_class", "status", "complete", "stop_reason", "hops", "tokens", "retrieval_calls", "elapsed_ms")
 
 
 class RunStore(ABC):
     """Checkpoints and the run registry of one deployment, shared by every process that serves it.
 
-    Implementations supply the connection (`_execute`, `_rows`), how a JSON value is sent (`_json`), the
-    checkpointer and `close`; the registry's SQL is written once, here, with `?` placeholders.
+    Implementations supply the connection (`_execute`, `_rows`, `_transaction`), how a JSON value is sent
+    (`_json`), their migrations, the checkpointer and `close`; the registry's SQL is written once, here, with `?`
+    placeholders.
     """
 
     kind: StoreKind
@@ -60,6 +67,26 @@ class RunStore(ABC):
         """The `stats` figures of every finished run."""
         rows = self._rows(f"SELECT {', '.join(STATS_COLUMNS)} FROM boundloop_runs WHERE status IS NOT NULL")
         return [{**row, "complete": int(bool(row["complete"]))} for row in rows]
+
+    def _migrate(self, migrations: Sequence[Migration]) -> None:
+        """Apply, in order and each in one transaction, the migrations this database has not had yet.
+
+        Version n of the registry's schema is `migrations[:n]` applied; `boundloop_schema` records n. A new table
+        or column (conversations, say) is one more migration at the end of each store's list.
+        """
+        for version, migration in enumerate(migrations, start=1):
+            with self._transaction() as sql:
+                sql("CREATE TABLE IF NOT EXISTS boundloop_schema (version INTEGER NOT NULL)")
+                rows = sql("SELECT max(version) AS version FROM boundloop_schema")
+                if (rows[0]["version"] or 0) >= version:
+                    continue
+                for statement in migration:
+                    sql(statement)
+                sql("INSERT INTO boundloop_schema (version) VALUES (?)", version)
+
+    @abstractmethod
+    def _transaction(self) -> AbstractContextManager[Sql]:
+        """A transaction that other writers wait for; its `Sql` runs statements inside it."""
 
     @abstractmethod
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None: ...
