@@ -71,6 +71,12 @@ def remaining_seconds(usage: Usage, limits: BudgetLimits) -> float:
     return max(0.0, limits.max_seconds - usage.elapsed_ms / 1000)
 
 
+def limits_as_usage(limits: BudgetLimits) -> Usage:
+    """The limits with the names of `Usage`, so that each can be read against what a run used."""
+    return Usage(hops=limits.max_hops, tokens=limits.max_tokens, retrieval_calls=limits.max_retrieval_calls,
+                 elapsed_ms=int(limits.max_seconds * 1000))
+
+
 def used_shares(usage: Usage, limits: BudgetLimits) -> dict[StopReason, float]:
     """The share of each limit a run used, by the stop reason each limit gives."""
     return {

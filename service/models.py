@@ -8,8 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from domain.result import RunResult
 from domain.trace import Span
+from domain.usage import Usage
 from graph.runner import MAX_QUESTION_CHARS
-from policies.budget import BudgetLimits
 
 Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)]
 
@@ -34,26 +34,13 @@ class RunView(Strict):
     result: RunResult | None = None
 
 
-class Limits(Strict):
-    """The per-run budget in force, with the same names as `Usage` so each can be read against the other."""
-
-    hops: int
-    tokens: int
-    retrieval_calls: int
-    elapsed_ms: int
-
-    @classmethod
-    def of(cls, limits: BudgetLimits) -> Limits:
-        return cls(hops=limits.max_hops, tokens=limits.max_tokens, retrieval_calls=limits.max_retrieval_calls,
-                   elapsed_ms=int(limits.max_seconds * 1000))
-
-
 class TraceResponse(Strict):
     """Every transition of one run, in order, and the deployment's per-run limits."""
 
     run_id: str
     spans: list[Span]
-    limits: Limits = Field(description="The limits in force now; a run is held to those in force when it ran.")
+    limits: Usage = Field(description="The limits in force now, as the usage that reaches each; a run is held to "
+                                      "those in force when it ran.")
 
 
 class Passage(Strict):

@@ -7,10 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from starlette.concurrency import run_in_threadpool
 
+from policies.budget import limits_as_usage
 from policies.errors import BoundloopError
 from service.dependencies import CurrentUser, State
 from service.errors import NotFound
-from service.models import Limits, PassagesResponse, RunView, TraceResponse, error_responses
+from service.models import PassagesResponse, RunView, TraceResponse, error_responses
 from service.passages import cited_passages
 from service.state import ServiceState
 
@@ -43,7 +44,7 @@ async def get_trace(run_id: RunId, user: CurrentUser, state: State) -> TraceResp
             spans = state.runner.trace(run_id)
         except BoundloopError:
             raise NotFound(f"no trace for run {run_id} yet") from None
-        return TraceResponse(run_id=run_id, spans=spans, limits=Limits.of(state.limits))
+        return TraceResponse(run_id=run_id, spans=spans, limits=limits_as_usage(state.limits))
 
     return await run_in_threadpool(read)
 
