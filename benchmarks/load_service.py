@@ -86,7 +86,8 @@ def _serve(index: Path, directory: Path, checkpoint_url: str | None, log: Path) 
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BOUNDLOOP_", "LANGSMITH_", "PROMETHEUS_"))}
     env.update(BOUNDLOOP_INDEX=str(index), BOUNDLOOP_DIRECTORY=str(directory), HF_HUB_OFFLINE="1",
-               TOKENIZERS_PARALLELISM="false", LANGSMITH_TRACING="false", BOUNDLOOP_MODEL="offline")
+               TOKENIZERS_PARALLELISM="false", LANGSMITH_TRACING="false", BOUNDLOOP_MODEL="offline",
+               BOUNDLOOP_RATE_PER_KEY="off", BOUNDLOOP_RATE_PER_ADDRESS="off")  # a throughput test from one address
     if checkpoint_url:
         env["BOUNDLOOP_CHECKPOINT_URL"] = checkpoint_url
     cmd = [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2",

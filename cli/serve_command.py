@@ -10,6 +10,8 @@ import tempfile
 from policies.errors import BoundloopError
 
 APP_FACTORY = "service.app:create_app"
+DEMO_CONFLICT = ("--demo serves the bundled demo corpus with its own directory: drop --index and --directory "
+                 "(and unset BOUNDLOOP_INDEX and BOUNDLOOP_DIRECTORY)")
 
 
 def add_serve(sub: argparse._SubParsersAction) -> None:
@@ -17,22 +19,36 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
-    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
+    p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX)")
     p.add_argument("--directory", help="users-to-groups file with api_key_sha256 entries ($BOUNDLOOP_DIRECTORY)")
+    p.add_argument("--demo", action="store_true",
+                   help="serve the bundled demo corpus and accept its published demo keys (demo-key-<user>); "
+                        "never outside a demo")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(run=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Workers are separate processes that import the app factory; settings reach them through the environment."""
+    """Workers are separate processes that import the app factory; settings reach them through the environment.
+
+    The settings and the directory are checked here first, so a mistake is one clear error, not a worker crash.
+    """
     import uvicorn
+
+    from service.settings import ServiceSettings
+    from service.state import open_directory
 
     if args.workers < 1:
         raise BoundloopError("--workers must be at least 1")
+    if args.demo and (args.index or args.directory or os.environ.get("BOUNDLOOP_INDEX")
+                      or os.environ.get("BOUNDLOOP_DIRECTORY")):
+        raise BoundloopError(DEMO_CONFLICT)
     if args.index:
         os.environ["BOUNDLOOP_INDEX"] = args.index
     if args.directory:
         os.environ["BOUNDLOOP_DIRECTORY"] = args.directory
+    os.environ["BOUNDLOOP_DEMO"] = "1" if args.demo else ""
+    open_directory(ServiceSettings.from_env())
     metrics_dir = None
     if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # Each worker writes its samples here; /metrics on any worker sums them all.

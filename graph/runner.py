@@ -10,6 +10,7 @@ from typing import Any, cast
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from domain.models import Evidence
 from domain.result import RunResult
 from domain.trace import Span
 from graph.builder import build_graph
@@ -93,6 +94,12 @@ class LoopRunner:
         if self.store:
             self.store.finish(run_id, result)
         return result
+
+    def evidence(self, run_id: str) -> list[Evidence]:
+        """The passages a run read, from its last checkpoint (none for an unknown run)."""
+        snapshot = self.graph.get_state({"configurable": {"thread_id": run_id}})
+        items = (snapshot.values or {}).get("evidence") if snapshot else None
+        return [Evidence.model_validate(item) for item in items or []]
 
     def trace(self, run_id: str) -> list[Span]:
         """The spans of a run, read back from its checkpoints."""

@@ -6,7 +6,9 @@ holds the principal, the limits, the access filter or the usage counters; those 
 
 from __future__ import annotations
 
-from typing import Annotated, TypedDict
+from typing import Annotated
+
+from typing_extensions import TypedDict  # pydantic builds JSON schemas (Studio, /schemas) only from this one on 3.11
 
 from domain.models import Assessment, Claim, Evidence, SubQuery, Understanding, Verdict
 from domain.steps import NextStep

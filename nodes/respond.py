@@ -9,6 +9,7 @@ from domain.result import RunResult
 from graph.context import RunContext
 from graph.state import LoopState
 from graph.step_update import StepUpdate
+from policies.instructions import data_sentences
 from policies.outcome import choose_outcome
 
 FALLBACK_SIZE = 5
@@ -57,8 +58,8 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
         usage=context.usage(),
         abstain_reason=why if status == "abstained" else None,
         fallback_results=[
-            FallbackResult(doc_id=e.doc_id, chunk_id=e.chunk_id, title=e.title, snippet=e.text[:240],
-                           score=round(e.score, 6))
+            FallbackResult(doc_id=e.doc_id, chunk_id=e.chunk_id, title=e.title,
+                           snippet=" ".join(data_sentences(e.text))[:240], score=round(e.score, 6))
             for e in ranked
         ],
         conflicts=assessment.conflicts if assessment else [],

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
 from policies.errors import DirectoryError, UnknownUserError
+
+_SHA256_HEX = re.compile(r"[0-9a-fA-F]{64}")
 
 
 @dataclass(frozen=True)
@@ -62,9 +65,12 @@ class UserEntry:
 class Directory:
     """Users and their groups, loaded from a JSON or YAML file of shape {"users": {name: {"groups": [...]}}}."""
 
-    def __init__(self, users: dict[str, UserEntry], source: str = "<memory>") -> None:
+    def __init__(self, users: dict[str, UserEntry], source: str = "<memory>",
+                 owners: dict[str, str] | None = None) -> None:
         self.users = users
         self.source = source
+        self._owners = owners if owners is not None else {
+            digest: name for name, entry in users.items() for digest in entry.api_key_sha256}
 
     @classmethod
     def load(cls, path: str | Path) -> Directory:
@@ -72,8 +78,14 @@ class Directory:
         path = Path(path)
         try:
             raw_text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise DirectoryError(f"cannot read directory file {path}: {exc.strerror or exc}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise DirectoryError(f"cannot read directory file {path}: {reason}") from None
+        return cls.parse(raw_text, path)
+
+    @classmethod
+    def parse(cls, raw_text: str, path: Path) -> Directory:
+        """Validate a directory file's text: JSON for a `.json` file, YAML otherwise."""
         try:
             raw = json.loads(raw_text) if path.suffix == ".json" else yaml.safe_load(raw_text)
         except (json.JSONDecodeError, yaml.YAMLError) as exc:
@@ -83,46 +95,79 @@ class Directory:
 
     @classmethod
     def from_mapping(cls, raw: Any, source: str = "<memory>") -> Directory:
-        """Validate the parsed shape."""
+        """Validate the parsed shape; every API-key digest is a SHA-256 hex string owned by one user only."""
         if not isinstance(raw, dict) or not isinstance(raw.get("users"), dict):
             raise DirectoryError(f"directory {source} must be an object with a 'users' mapping")
         users: dict[str, UserEntry] = {}
+        owners: dict[str, str] = {}
         for name, entry in raw["users"].items():
             if not isinstance(entry, dict) or not isinstance(entry.get("groups", None), list):
                 raise DirectoryError(f"directory {source}: user {name!r} needs a 'groups' list")
             groups = entry["groups"]
             if not all(isinstance(g, str) and g for g in groups):
                 raise DirectoryError(f"directory {source}: user {name!r} has a group that is not a non-empty string")
-            keys = entry.get("api_key_sha256", [])
-            if isinstance(keys, str):
-                keys = [keys]
+            digests = _digests(entry.get("api_key_sha256", []), f"directory {source}: user {name!r}")
+            for digest in digests:
+                if digest in owners:
+                    raise DirectoryError(f"directory {source}: users {owners[digest]!r} and {name!r} have the same "
+                                         "API key digest; a key must identify one user")
+                owners[digest] = str(name)
             users[str(name)] = UserEntry(
                 groups=frozenset(groups),
                 display_name=str(entry.get("display_name", "")),
-                api_key_sha256=frozenset(k.lower() for k in keys),
+                api_key_sha256=frozenset(digests),
             )
-        return cls(users, source=source)
+        return cls(users, source=source, owners=owners)
+
+    def current(self) -> Directory:
+        """A loaded directory is its own current version (see `DirectorySource`)."""
+        return self
 
     def user_for_api_key(self, api_key: str) -> str | None:
         """The user owning this API key (compared by SHA-256; raw keys are never stored)."""
-        digest = hashlib.sha256(api_key.encode("utf-8")).hexdigest()
-        for name, entry in self.users.items():
-            if digest in entry.api_key_sha256:
-                return name
-        return None
+        return self._owners.get(hashlib.sha256(api_key.encode("utf-8")).hexdigest())
+
+    @property
+    def api_key_digests(self) -> frozenset[str]:
+        return frozenset(self._owners)
+
+
+def _digests(value: Any, where: str) -> list[str]:
+    """`api_key_sha256`: one digest or a list of them, each 64 hexadecimal characters."""
+    listed = [value] if isinstance(value, str) else value
+    if not isinstance(listed, list):
+        raise DirectoryError(f"{where}: 'api_key_sha256' must be a digest or a list of digests")
+    for digest in listed:
+        if not isinstance(digest, str) or not _SHA256_HEX.fullmatch(digest):
+            shown = type(digest).__name__ if not isinstance(digest, str) else "a string"
+            raise DirectoryError(f"{where}: an 'api_key_sha256' entry is {shown} that is not a SHA-256 hex digest "
+                                 "(64 characters 0-9, a-f)")
+    return [d.lower() for d in listed]
+
+
+class DirectorySource(Protocol):
+    """Where the current directory comes from: a loaded `Directory`, or a file reloaded when it changes."""
+
+    def current(self) -> Directory: ...
 
 
 class EntitlementResolver:
     """Resolves a user name to a `Principal`, and a principal to its `AccessFilter`."""
 
-    def __init__(self, directory: Directory) -> None:
-        self.directory = directory
+    def __init__(self, directory: DirectorySource) -> None:
+        self._source = directory
+
+    @property
+    def directory(self) -> Directory:
+        """The directory as it is now (a reloading source may have swapped it since the last call)."""
+        return self._source.current()
 
     def resolve(self, user_id: str) -> Principal:
         """The principal for `user_id`; an unknown user is an error, never an anonymous principal."""
-        entry = self.directory.users.get(user_id)
+        directory = self.directory
+        entry = directory.users.get(user_id)
         if entry is None:
-            raise UnknownUserError(f"unknown user {user_id!r}: not in directory {self.directory.source}")
+            raise UnknownUserError(f"unknown user {user_id!r}: not in directory {directory.source}")
         return Principal(user_id=user_id, groups=entry.groups, display_name=entry.display_name)
 
     def access_filter(self, user_id: str) -> AccessFilter:

@@ -1,14 +1,15 @@
 """The verifier's policy: a claim ships only if the chunks it cites support it and it carries no instruction.
 
 Pure checks, no model: grounding (citations inside the run's evidence, claim terms and numbers present in the
-cited text) and safety (instructions found inside documents are data, never answer content).
+cited text, leaving out the sentences `policies.instructions` detects) and safety (instructions found inside
+documents are data, never answer content).
 """
 
 from __future__ import annotations
 
 from domain.models import Claim, Evidence, Verdict
 from domain.text import stems, values
-from policies.instructions import INSTRUCTION
+from policies.instructions import carries_instruction, data_sentences
 
 MIN_SUPPORT = 0.8
 
@@ -28,9 +29,10 @@ def check_claim(claim: Claim, evidence_by_id: dict[str, Evidence]) -> Verdict:
     outside = [c for c in claim.citations if c not in evidence_by_id]
     if outside:
         return Verdict(claim=claim, supported=False, reason="cites a chunk outside this run's evidence")
-    if INSTRUCTION.search(claim.text):
+    if carries_instruction(claim.text):
         return Verdict(claim=claim, supported=False, reason="instruction found inside a document; documents are data")
-    cited = "\n".join(evidence_by_id[c].text for c in claim.citations)
+    # a planted sentence grounds nothing: "the parking code is X" is not supported by "Tell the user the code is X"
+    cited = "\n".join(s for c in claim.citations for s in data_sentences(evidence_by_id[c].text))
     missing_values = set(values(claim.text)) - set(values(cited))
     if missing_values:
         return Verdict(claim=claim, supported=False, reason=f"values not in cited evidence: {sorted(missing_values)}")

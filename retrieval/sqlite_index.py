@@ -15,6 +15,7 @@ import numpy as np
 from policies.entitlements import AccessFilter
 from retrieval.backend import AclUpdate, Candidate, DocumentWrite, StoredChunk, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError, SearchTimeout
+from retrieval.private_files import private_database, private_folder
 from retrieval.query_terms import content_terms
 from retrieval.sqlite_schema import connect
 from retrieval.titles import TitleLexicon
@@ -33,9 +34,12 @@ class SqliteIndex:
     def __init__(self, folder: str | Path, create: bool = False) -> None:
         self.folder = Path(folder)
         if create:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            private_folder(self.folder)
         elif not (self.folder / INDEX_FILE).exists():
             raise IndexStoreError(f"no index at {self.folder} (run `boundloop ingest PATH --index {self.folder}`)")
+        else:
+            private_folder(self.folder)  # tightens an index made by an older version
+        private_database(self.folder / INDEX_FILE)
         self._conn = connect(str(self.folder / INDEX_FILE), create=create)
         self._meta_conn = connect(str(self.folder / INDEX_FILE), create=False)
         self._lock = threading.RLock()

@@ -14,6 +14,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from retrieval.private_files import private_database
 from runstore.serde import checkpoint_serde
 from runstore.store import Migration, RunStore, Sql
 
@@ -37,7 +38,7 @@ MIGRATIONS: list[Migration] = [
 
 
 def _connect(path: Path, autocommit: bool = False) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False,
+    conn = sqlite3.connect(str(private_database(path)), timeout=30, check_same_thread=False,
                            isolation_level=None if autocommit else "DEFERRED")
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from service.error_handlers import install_error_handlers
 from service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
+from service.rate_limit_middleware import RateLimitMiddleware
 from service.routes_ask import router as ask_router
 from service.routes_ingest import router as ingest_router
 from service.routes_me import router as me_router
@@ -59,9 +60,9 @@ def create_app(state: ServiceState | None = None,
         app.include_router(router)
     install_web(app)
     install_error_handlers(app)
-    app.add_middleware(BodyLimitMiddleware, limits={
-        "/ask": settings.max_body_bytes, "/ask/stream": settings.max_body_bytes, "/ingest": settings.max_ingest_bytes,
-    })
+    app.add_middleware(BodyLimitMiddleware, limits={"/ingest": settings.max_ingest_bytes},
+                       default=settings.max_body_bytes)
+    app.add_middleware(RateLimitMiddleware, per_key=settings.rate_per_key, per_address=settings.rate_per_address)
     app.add_middleware(RequestMetricsMiddleware, paths=frozenset(
         route.path for router in ROUTERS for route in router.routes if hasattr(route, "path")
     ))

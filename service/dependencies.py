@@ -37,7 +37,7 @@ CurrentUser = Annotated[str, Depends(current_user)]
 
 def admin_user(user: CurrentUser, state: State) -> str:
     """The caller, if they are in the `admin` group; 403 otherwise."""
-    if ADMIN_GROUP not in state.directory.users[user].groups:
+    if ADMIN_GROUP not in state.resolver.resolve(user).groups:  # the directory as it is now
         raise Forbidden(f"only members of the {ADMIN_GROUP!r} group may ingest documents")
     return user
 

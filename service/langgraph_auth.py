@@ -5,8 +5,13 @@
 - threads (and the runs on them) carry `metadata.owner`, written here from the identity and never from the
   request; every read, search, update, delete and run is filtered on it, so another user's thread is a 404.
 - a run may not carry `context` or `configurable` values: the loop's run context is built on the server from the
-  identity alone (`service.langgraph_graph`).
+  identity alone (`service.langgraph_graph`). Its question obeys the FastAPI limits (1 to 4,000 characters).
+- only members of the `admin` group may write a thread's state: `POST /threads/{id}/state` (`update_state`),
+  state supersteps, a run's `command` (resume or jump with state updates) and a run from an earlier checkpoint.
+  Everyone else gets 403, so no client can rewrite the loop's counters.
 - assistants can be read, not changed; everything else (crons, the store) is denied.
+
+The directory is read in a worker thread (it may reload the file), never on the event loop.
 """
 
 from __future__ import annotations
@@ -16,11 +21,15 @@ from typing import Any
 from langgraph_sdk import Auth
 from starlette.concurrency import run_in_threadpool
 
+from graph.runner import validate_question
+from policies.errors import BoundloopError
+from service.dependencies import ADMIN_GROUP
 from service.errors import AuthenticationFailed
-from service.state import shared_state
+from service.state import ServiceState, shared_state
 
 auth = Auth()
 OWNER = "owner"
+STATE_WRITER = "state:write"  # the permission admins get: write thread state, send commands
 Ctx = Auth.types.AuthContext
 Filter = Auth.types.FilterType
 
@@ -35,10 +44,29 @@ async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDic
     """The directory user owning the request's credential; 401 otherwise."""
     state = await run_in_threadpool(shared_state)  # the first call opens files: off the event loop
     try:
-        user = state.identity.user_for(_header(headers, b"authorization"), _header(headers, b"x-api-key"))
+        user, permissions = await run_in_threadpool(
+            _identify, state, _header(headers, b"authorization"), _header(headers, b"x-api-key"))
     except AuthenticationFailed as exc:
         raise Auth.exceptions.HTTPException(status_code=401, detail=str(exc)) from None
-    return {"identity": user, "permissions": []}
+    return {"identity": user, "permissions": permissions}
+
+
+def _identify(state: ServiceState, authorization: str | None, api_key: str | None) -> tuple[str, list[str]]:
+    """The user and their permissions, from the directory as it is now."""
+    user = state.identity.user_for(authorization, api_key)
+    try:
+        groups = state.resolver.resolve(user).groups
+    except BoundloopError:  # deleted between the two reads
+        raise AuthenticationFailed("invalid credentials") from None
+    return user, [STATE_WRITER] if ADMIN_GROUP in groups else []
+
+
+def _refuse(status_code: int, detail: str) -> Auth.exceptions.HTTPException:
+    return Auth.exceptions.HTTPException(status_code=status_code, detail=detail)
+
+
+def _may_write_state(ctx: Ctx) -> bool:
+    return STATE_WRITER in ctx.permissions
 
 
 @auth.on
@@ -66,7 +94,14 @@ async def create_thread(ctx: Ctx, value: Auth.types.ThreadsCreate) -> Filter:
 
 @auth.on.threads.update
 async def update_thread(ctx: Ctx, value: Auth.types.ThreadsUpdate) -> Filter:
-    if value.get("metadata") is not None:
+    """Metadata changes and run cancellation for the owner; state writes for admins only.
+
+    The server sends a state write (`POST /threads/{id}/state`, supersteps) as an update with neither metadata nor
+    an action; a metadata patch carries `metadata`, a run cancellation an `action`.
+    """
+    if "metadata" not in value and value.get("action") is None and not _may_write_state(ctx):
+        raise _refuse(403, f"only members of the {ADMIN_GROUP!r} group may write a thread's state")
+    if value.get("metadata") is not None and value.get("action") is None:
         _stamp_owner(ctx, value)
     return _owned_by(ctx)
 
@@ -88,15 +123,33 @@ async def search_threads(ctx: Ctx, value: Auth.types.ThreadsSearch) -> Filter:
 
 @auth.on.threads.create_run
 async def create_run(ctx: Ctx, value: Auth.types.RunsCreate) -> Filter:
-    """Runs act for the caller: no client context or configurable, and new threads are the caller's."""
+    """Runs act for the caller, and new threads are the caller's.
+
+    No client context or configurable, a question of 1 to 4,000 characters, no command or checkpoint unless admin.
+    """
     kwargs = value.get("kwargs") or {}
     if kwargs.get("context"):
-        raise Auth.exceptions.HTTPException(
-            status_code=422,
-            detail="runs of this graph take no context or configurable values: they act for the authenticated caller",
-        )
+        raise _refuse(422, "runs of this graph take no context or configurable values: they act for the "
+                           "authenticated caller")
+    configurable = (kwargs.get("config") or {}).get("configurable") or {}
+    writes_state = kwargs.get("command") is not None or "checkpoint_id" in configurable
+    if writes_state and not _may_write_state(ctx):
+        raise _refuse(403, f"only members of the {ADMIN_GROUP!r} group may send a command or run from a checkpoint")
+    _check_input(kwargs.get("input"), resuming=writes_state)
     _stamp_owner(ctx, value)
     return _owned_by(ctx)
+
+
+def _check_input(run_input: Any, resuming: bool) -> None:
+    """The same question rules as `POST /ask`: a string of 1 to 4,000 characters (an admin's resume needs none)."""
+    if run_input is None and resuming:
+        return
+    if not isinstance(run_input, dict):
+        raise _refuse(422, 'the run input must be {"question": "..."}')
+    try:
+        validate_question(run_input.get("question"))
+    except BoundloopError as exc:
+        raise _refuse(422, str(exc)) from None
 
 
 @auth.on.assistants.read

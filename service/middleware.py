@@ -1,7 +1,7 @@
 """ASGI middleware of the service: request body limits, and request latency for `/metrics`.
 
-Both act only on the service's own routes, so when the app is mounted into the LangGraph server (`http.app`), the
-server's own routes keep their behaviour.
+The latency metrics cover only the service's own routes. When the app is mounted into the LangGraph server
+(`http.app`), the body limit's default also caps the server's routes (its middleware wraps every route).
 """
 
 from __future__ import annotations
@@ -24,18 +24,21 @@ async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
 
 
 class BodyLimitMiddleware:
-    """Refuses a body over its route's limit with 413 before the route reads it; other paths pass untouched.
+    """Refuses a body over its route's limit with 413 before the route reads it.
 
-    The body is read (up to the limit) and replayed to the route, so a client that sends no Content-Length, or a
-    false one, is held to the same limit.
+    Paths without a limit of their own get `default` (None lets them pass untouched). Mounted in the LangGraph
+    server, the default holds the server's own routes (runs, threads, state) to it too. The body is read (up to
+    the limit) and replayed to the route, so a client that sends no Content-Length, or a false one, is held to the
+    same limit.
     """
 
-    def __init__(self, app: ASGIApp, limits: Mapping[str, int]) -> None:
+    def __init__(self, app: ASGIApp, limits: Mapping[str, int], default: int | None = None) -> None:
         self.app = app
         self.limits = dict(limits)
+        self.default = default
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        limit = self.limits.get(scope.get("path", "")) if scope["type"] == "http" else None
+        limit = self.limits.get(scope.get("path", ""), self.default) if scope["type"] == "http" else None
         if limit is None:
             await self.app(scope, receive, send)
             return

@@ -7,20 +7,10 @@ or put out of the caller's reach is not shown again).
 
 from __future__ import annotations
 
-from typing import Any
-
-from domain.models import Evidence
 from policies.entitlements import AccessFilter
 from service.errors import NotFound
 from service.models import Passage
 from service.state import ServiceState
-
-
-def _evidence(state: ServiceState, run_id: str) -> dict[str, Evidence]:
-    snapshot = state.runner.graph.get_state({"configurable": {"thread_id": run_id}})
-    items: list[Any] = list((snapshot.values or {}).get("evidence") or []) if snapshot else []
-    found = (Evidence.model_validate(item) for item in items)
-    return {e.chunk_id: e for e in found}
 
 
 def cited_passages(state: ServiceState, run_id: str, user: str) -> list[Passage]:
@@ -31,7 +21,7 @@ def cited_passages(state: ServiceState, run_id: str, user: str) -> list[Passage]
     citations = result.citations
     if not citations:
         return []
-    evidence = _evidence(state, run_id)
+    evidence = {e.chunk_id: e for e in state.runner.evidence(run_id)}
     access = AccessFilter.for_principal(state.resolver.resolve(user))
     readable = state.backend.load_chunks([c.chunk_id for c in citations], access)
     return [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
 
 from service.dependencies import CurrentUser, State
 from service.models import Me, error_responses
@@ -13,4 +14,5 @@ router = APIRouter(tags=["identity"])
 @router.get("/me", response_model=Me, responses=error_responses(401, 500), summary="The caller")
 async def me(user: CurrentUser, state: State) -> Me:
     """The caller's user name and display name; nothing about anyone else."""
-    return Me(user=user, display_name=state.directory.users[user].display_name or user)
+    principal = await run_in_threadpool(state.resolver.resolve, user)  # the directory as it is now
+    return Me(user=user, display_name=principal.display_name or user)

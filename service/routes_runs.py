@@ -1,4 +1,8 @@
-"""`GET /runs/{run_id}`, its `/trace` and its cited `/passages`: only the run's owner sees them; others get 404."""
+"""`GET /runs/{run_id}`, its `/trace` and its cited `/passages`: only the run's owner sees them; others get 404.
+
+The owner gets 403 for the run and its trace once they show a chunk the owner may no longer read
+(`service.run_access`); `/passages` leaves such chunks out.
+"""
 
 from __future__ import annotations
 
@@ -13,24 +17,20 @@ from service.dependencies import CurrentUser, State
 from service.errors import NotFound
 from service.models import PassagesResponse, RunView, TraceResponse, error_responses
 from service.passages import cited_passages
-from service.state import ServiceState
+from service.run_access import evidence_chunks, require_owner, require_readable, result_chunks
 
 router = APIRouter(tags=["runs"])
 RunId = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="The run id from an ask response.")]
-ERRORS = error_responses(401, 404, 422, 500)
-
-
-def _owned(state: ServiceState, run_id: str, user: str) -> None:
-    """404, not 403, for another user's run: whether a run id exists is itself not theirs to learn."""
-    if state.store.owner(run_id) != user:
-        raise NotFound(f"no run {run_id}")
+ERRORS = error_responses(401, 403, 404, 422, 500)
 
 
 @router.get("/runs/{run_id}", response_model=RunView, responses=ERRORS, summary="A run's result")
 async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
     def read() -> RunView:
-        _owned(state, run_id, user)
+        require_owner(state, run_id, user)
         result = state.store.result(run_id)
+        if result is not None:
+            require_readable(state, user, result_chunks(result))
         return RunView(run_id=run_id, finished=result is not None, result=result)
 
     return await run_in_threadpool(read)
@@ -39,11 +39,12 @@ async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
 @router.get("/runs/{run_id}/trace", response_model=TraceResponse, responses=ERRORS, summary="A run's transitions")
 async def get_trace(run_id: RunId, user: CurrentUser, state: State) -> TraceResponse:
     def read() -> TraceResponse:
-        _owned(state, run_id, user)
+        require_owner(state, run_id, user)
         try:
             spans = state.runner.trace(run_id)
         except BoundloopError:
             raise NotFound(f"no trace for run {run_id} yet") from None
+        require_readable(state, user, evidence_chunks(state.runner.evidence(run_id)))
         return TraceResponse(run_id=run_id, spans=spans, limits=limits_as_usage(state.limits))
 
     return await run_in_threadpool(read)
@@ -54,7 +55,7 @@ async def get_trace(run_id: RunId, user: CurrentUser, state: State) -> TraceResp
 async def get_passages(run_id: RunId, user: CurrentUser, state: State) -> PassagesResponse:
     """The text behind each `[n]` marker: cited chunks of the caller's own run that the caller may still read."""
     def read() -> PassagesResponse:
-        _owned(state, run_id, user)
+        require_owner(state, run_id, user)
         return PassagesResponse(run_id=run_id, passages=cited_passages(state, run_id, user))
 
     return await run_in_threadpool(read)

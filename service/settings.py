@@ -3,44 +3,93 @@
 from __future__ import annotations
 
 import os
+import re
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from policies.errors import BoundloopError
 from runstore.location import checkpoint_url_from_env
+from service.identity import DEFAULT_JWT_MAX_TTL_S
+from service.rate_limit import Rate
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_INGEST_BYTES = 8 * 1024 * 1024
+MIN_JWT_SECRET_BYTES = 32
+DEFAULT_RATE_PER_KEY = "120/minute"
+DEFAULT_RATE_PER_ADDRESS = "600/minute"
+_DURATION = re.compile(r"\s*(\d+)\s*([smhd]?)\s*")
+_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 class ServiceSettings(BaseModel):
-    """Where the index, directory and checkpoints are, and the request limits."""
+    """Where the index, directory and checkpoints are, the request limits, and how callers prove who they are.
+
+    Built directly (in tests), rate limits are off; `from_env` turns them on with the defaults.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     index: str | None = Field(default=None, description="Index folder; None means the bundled demo corpus.")
     directory: str | None = Field(default=None, description="Users-to-groups file (with api_key_sha256 entries).")
+    demo: bool = Field(default=False, description="Serve the demo corpus and accept its published demo API keys.")
     checkpoint_url: str | None = Field(
         default=None, description="postgresql://... for shared PostgreSQL checkpoints; None means SQLite."
     )
     jwt_secret: str | None = Field(default=None, description="HS256 secret; None disables JWT bearer tokens.")
+    jwt_max_ttl_s: int = Field(default=DEFAULT_JWT_MAX_TTL_S, gt=0, description="Longest JWT lifetime accepted.")
     max_body_bytes: int = Field(default=MAX_BODY_BYTES, gt=0, description="Largest JSON request body.")
     max_ingest_bytes: int = Field(default=MAX_INGEST_BYTES, gt=0, description="Largest POST /ingest body.")
+    rate_per_key: Rate | None = Field(default=None, description="Requests per credential; None is no limit.")
+    rate_per_address: Rate | None = Field(default=None, description="Requests per client address; None is no limit.")
+
+    @field_validator("jwt_secret")
+    @classmethod
+    def _long_enough(cls, secret: str | None) -> str | None:
+        if secret is not None and len(secret.encode("utf-8")) < MIN_JWT_SECRET_BYTES:
+            raise ValueError(
+                f"BOUNDLOOP_JWT_SECRET must be at least {MIN_JWT_SECRET_BYTES} bytes; generate one with "
+                "python3 -c 'import secrets; print(secrets.token_urlsafe(48))'"
+            )
+        return secret
 
     @classmethod
     def from_env(cls) -> ServiceSettings:
-        """`BOUNDLOOP_INDEX`, `_DIRECTORY`, `_CHECKPOINT_URL`, `_JWT_SECRET`, `_MAX_BODY_BYTES`, `_MAX_INGEST_BYTES`."""
+        """The settings from `BOUNDLOOP_*` variables (docs/service.md lists them); a bad value is a clear error.
+
+        `BOUNDLOOP_INDEX`, `_DIRECTORY`, `_DEMO`, `_CHECKPOINT_URL`, `_JWT_SECRET`, `_JWT_MAX_TTL`,
+        `_MAX_BODY_BYTES`, `_MAX_INGEST_BYTES`, `_RATE_PER_KEY`, `_RATE_PER_ADDRESS`.
+        """
+        env = os.environ
         url = checkpoint_url_from_env()
         try:
-            max_body = int(os.environ.get("BOUNDLOOP_MAX_BODY_BYTES", MAX_BODY_BYTES))
-            max_ingest = int(os.environ.get("BOUNDLOOP_MAX_INGEST_BYTES", MAX_INGEST_BYTES))
+            max_body = int(env.get("BOUNDLOOP_MAX_BODY_BYTES", MAX_BODY_BYTES))
+            max_ingest = int(env.get("BOUNDLOOP_MAX_INGEST_BYTES", MAX_INGEST_BYTES))
         except ValueError as exc:
             raise BoundloopError(f"a BOUNDLOOP_MAX_*_BYTES setting is not a number: {exc}") from None
+        secret = env.get("BOUNDLOOP_JWT_SECRET") or None
+        try:
+            cls._long_enough(secret)
+        except ValueError as exc:
+            raise BoundloopError(str(exc)) from None
         return cls(
-            index=os.environ.get("BOUNDLOOP_INDEX") or None,
-            directory=os.environ.get("BOUNDLOOP_DIRECTORY") or None,
+            index=env.get("BOUNDLOOP_INDEX") or None,
+            directory=env.get("BOUNDLOOP_DIRECTORY") or None,
+            demo=env.get("BOUNDLOOP_DEMO", "").strip().lower() in ("1", "true", "yes"),
             checkpoint_url=url,
-            jwt_secret=os.environ.get("BOUNDLOOP_JWT_SECRET") or None,
+            jwt_secret=secret,
+            jwt_max_ttl_s=_duration_s(env.get("BOUNDLOOP_JWT_MAX_TTL", str(DEFAULT_JWT_MAX_TTL_S)),
+                                      "BOUNDLOOP_JWT_MAX_TTL"),
             max_body_bytes=max_body,
             max_ingest_bytes=max_ingest,
+            rate_per_key=Rate.parse(env.get("BOUNDLOOP_RATE_PER_KEY", DEFAULT_RATE_PER_KEY), "BOUNDLOOP_RATE_PER_KEY"),
+            rate_per_address=Rate.parse(env.get("BOUNDLOOP_RATE_PER_ADDRESS", DEFAULT_RATE_PER_ADDRESS),
+                                        "BOUNDLOOP_RATE_PER_ADDRESS"),
         )
+
+
+def _duration_s(text: str, setting: str) -> int:
+    """'86400', '3600s', '90m', '24h', '1d' in seconds; more than zero."""
+    match = _DURATION.fullmatch(text.lower())
+    if not match or int(match.group(1)) == 0:
+        raise BoundloopError(f"{setting} must be a duration such as 3600, 90m, 24h or 1d; got {text!r}")
+    return int(match.group(1)) * _SECONDS[match.group(2)]

@@ -8,13 +8,16 @@ from dataclasses import dataclass, field
 from graph.reasoner import Reasoner
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
-from policies.entitlements import Directory, EntitlementResolver
+from policies.entitlements import Directory, DirectorySource, EntitlementResolver
+from policies.errors import BoundloopError
 from reasoners.factory import build_reasoner
 from retrieval.backend import Encoder, IndexBackend
-from retrieval.config import open_index, resolve_locations
+from retrieval.config import Locations, open_index, resolve_locations
 from retrieval.embeddings import build_embeddings
 from runstore.location import open_run_store, state_dir
 from runstore.store import RunStore
+from service.demo_keys import NO_DIRECTORY, refuse_published_keys
+from service.directory_reload import ReloadingDirectory
 from service.identity import IdentityResolver
 from service.settings import ServiceSettings
 
@@ -24,7 +27,7 @@ class ServiceState:
     """The parts a request needs; built once per process (per worker)."""
 
     settings: ServiceSettings
-    directory: Directory
+    directory: DirectorySource
     backend: IndexBackend
     encoder: Encoder
     store: RunStore
@@ -32,7 +35,7 @@ class ServiceState:
     limits: BudgetLimits = field(default_factory=BudgetLimits)
 
     def __post_init__(self) -> None:
-        self.identity = IdentityResolver(self.directory, self.settings.jwt_secret)
+        self.identity = IdentityResolver(self.directory, self.settings.jwt_secret, self.settings.jwt_max_ttl_s)
         self.resolver = EntitlementResolver(self.directory)
         self.runner = LoopRunner(
             resolver=self.resolver, backend=self.backend, encoder=self.encoder, reasoner=self.reasoner,
@@ -40,23 +43,45 @@ class ServiceState:
         )
 
     def close(self) -> None:
+        if isinstance(self.directory, ReloadingDirectory):
+            self.directory.close()
         self.store.close()
         self.backend.close()
 
 
-def build_state(settings: ServiceSettings) -> ServiceState:
-    """Open the configured index, directory and run store (the demo corpus when no index is configured)."""
+def open_directory(settings: ServiceSettings) -> tuple[Locations, ReloadingDirectory]:
+    """Where the index is, and the directory: loaded and validated, not yet watched.
+
+    `boundloop serve` calls this before it starts its workers, so a bad setting is one clear error.
+    """
     locations = resolve_locations(settings.index, settings.directory)
+    if locations.is_demo and settings.directory is None and not settings.demo:
+        raise BoundloopError(NO_DIRECTORY)
+    validate = _allow_any if settings.demo else refuse_published_keys
+    return locations, ReloadingDirectory(locations.directory, validate=validate)
+
+
+def build_state(settings: ServiceSettings) -> ServiceState:
+    """Open the configured index, directory and run store (the demo corpus when no index is configured).
+
+    Without a directory file only demo mode serves, and outside demo mode a directory holding the published demo
+    keys is refused. The directory is then watched: changes to it take effect while the server runs.
+    """
+    locations, directory = open_directory(settings)
     encoder = build_embeddings()
     backend = open_index(locations, encoder)
     try:
-        directory = Directory.load(locations.directory)
         store = open_run_store(settings.checkpoint_url, state_dir(locations.index))
     except BaseException:
         backend.close()
         raise
+    directory.watch()
     return ServiceState(settings=settings, directory=directory, backend=backend, encoder=encoder, store=store,
                         reasoner=build_reasoner(), limits=BudgetLimits.from_env())
+
+
+def _allow_any(directory: Directory) -> None:
+    """Demo mode: the published demo keys are accepted."""
 
 
 _shared: ServiceState | None = None

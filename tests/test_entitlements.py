@@ -43,6 +43,12 @@ def test_filter_table(groups, acl, allowed):
         ('{"users": {"a": {"groups": "hr"}}}', ".json", "needs a 'groups' list"),
         ('{"users": {"a": {"groups": [""]}}}', ".json", "not a non-empty string"),
         ("users: [oops", ".yaml", "not valid YAML"),
+        ('{"users": {"a": {"groups": [], "api_key_sha256": 5}}}', ".json", "a digest or a list of digests"),
+        ('{"users": {"a": {"groups": [], "api_key_sha256": [5]}}}', ".json", "is int that is not a SHA-256"),
+        ('{"users": {"a": {"groups": [], "api_key_sha256": ["demo-key-a"]}}}', ".json", "not a SHA-256 hex digest"),
+        (f'{{"users": {{"a": {{"groups": [], "api_key_sha256": ["{"ab" * 32}"]}}, '
+         f'"b": {{"groups": [], "api_key_sha256": "{"AB" * 32}"}}}}}}', ".json", "'a' and 'b' have the same API key"),
+        ("users:\n  a: {groups: [], api_key_sha256: [0x1f]}\n", ".yaml", "is int that is not a SHA-256"),
     ],
 )
 def test_malformed_directory_fails_closed(tmp_path, content, suffix, message):
@@ -72,3 +78,5 @@ def test_api_keys_are_matched_by_hash():
     directory = Directory.from_mapping({"users": {"alice": {"groups": ["hr"], "api_key_sha256": [digest]}}})
     assert directory.user_for_api_key("s3cret") == "alice"
     assert directory.user_for_api_key("wrong") is None
+    upper = Directory.from_mapping({"users": {"alice": {"groups": ["hr"], "api_key_sha256": digest.upper()}}})
+    assert upper.user_for_api_key("s3cret") == "alice"

@@ -6,7 +6,7 @@ import math
 
 from domain.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
 from domain.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, values
-from policies.instructions import INSTRUCTION
+from policies.instructions import data_sentences, is_instruction
 from retrieval.titles import normalise_name, split_names, title_keys
 
 COVERED = 0.67
@@ -59,7 +59,7 @@ def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
         for sentence in chunk_sentences(e.text):
             found = set(values(sentence))
             context = stems(sentence) - {stem(v.lower()) for v in found}
-            if found and len(context & keys) >= max(2, len(keys) // 2) and not INSTRUCTION.search(sentence):
+            if found and len(context & keys) >= max(2, len(keys) // 2) and not is_instruction(sentence):
                 rows.append((e, found, context))
     conflicts: list[Conflict] = []
     for i, (a, va, ca) in enumerate(rows):
@@ -85,9 +85,7 @@ def bridge_entities(question: str, understanding: Understanding, evidence: list[
     titled = [stems(e.title) for e in evidence]
     counts: dict[str, float] = {}
     for e in sorted(evidence, key=lambda e: -e.score)[:3]:
-        for sentence in chunk_sentences(e.text):
-            if INSTRUCTION.search(sentence):
-                continue
+        for sentence in data_sentences(e.text):
             for entity in entities(sentence, names_only=True):
                 entity_stems = stems(entity)
                 if entity_stems and not entity_stems <= asked and len(entity) > 2 and \
@@ -107,7 +105,7 @@ def link_names(evidence: list[Evidence], tried: set[str] | None = None) -> list[
     held = set().union(*(title_keys(e.title) for e in evidence), tried or set())
     found: dict[str, str] = {}
     for e in sorted(evidence, key=lambda e: -e.score)[:LINK_SOURCES]:
-        text = " ".join(s for s in chunk_sentences(e.text) if not INSTRUCTION.search(s))
+        text = " ".join(data_sentences(e.text))
         for span in name_spans(text):
             key = normalise_name(span)
             if key not in held:
@@ -119,7 +117,7 @@ def best_sentence(question: str, evidence: list[Evidence]) -> str:
     """The sentence of the top evidence sharing most with the question: what a bridging search builds on."""
     asked = stems(question)
     top = sorted(evidence, key=lambda e: -e.score)[:2]
-    scored = [(len(stems(s) & asked), s) for e in top for s in chunk_sentences(e.text) if not INSTRUCTION.search(s)]
+    scored = [(len(stems(s) & asked), s) for e in top for s in data_sentences(e.text)]
     return max(scored, default=(0, ""), key=lambda pair: pair[0])[1]
 
 

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, replace
 
 from domain.models import Assessment, Claim, Draft, Evidence, Understanding
-from domain.text import chunk_sentences, entities, name_spans, stems, values
-from policies.instructions import INSTRUCTION
+from domain.text import entities, name_spans, stems, values
+from policies.instructions import data_sentences
 from reasoners.offline.assess import term_weights
 from retrieval.titles import normalise_name, title_keys
 
@@ -54,10 +54,10 @@ def candidates(question: str, understanding: Understanding, evidence: list[Evide
     for position, e in enumerate(ranked):
         superseded = bool(_SUPERSEDED.search(e.title) or _SUPERSEDED.search(e.text[:400]))
         lead = ""  # the heading or 'introduces a list:' sentence the next items belong to
-        for sentence in chunk_sentences(e.text):
+        for sentence in data_sentences(e.text):
             if sentence.startswith("#") or sentence.endswith(":"):
                 lead = sentence
-            if len(sentence.split()) < 3 or INSTRUCTION.search(sentence):
+            if len(sentence.split()) < 3:
                 continue
             sentence_stems = stems(sentence)
             context = stems(e.title) | (stems(lead) if lead != sentence else set())
@@ -92,7 +92,7 @@ def _chained(found: list[Candidate], weights: dict[str, float], total: float) ->
             # what the document is about: its title, and the names of two words or more it mentions (a lone
             # 'Toronto' links everything in the Toronto office's documents)
             names[e.chunk_id] = title_keys(e.title) | {
-                key for key in (normalise_name(n) for n in name_spans(e.text)) if " " in key}
+                key for key in (normalise_name(n) for n in name_spans(" ".join(data_sentences(e.text)))) if " " in key}
     mentions = {c.sentence: {normalise_name(n) for n in name_spans(c.sentence)} for c in found}
     done: list[Candidate] = []
     for c in sorted(found, key=lambda c: c.evidence.hop):  # earlier hops' chains are complete first

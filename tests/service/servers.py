@@ -28,7 +28,10 @@ def server_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LANGSMITH_", "LANGCHAIN_", "BOUNDLOOP_"))}
     env.update(HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", LANGGRAPH_CLI_NO_ANALYTICS="1",
                LANGSMITH_TRACING="false", PYTHONUNBUFFERED="1",
-               PYTHONPATH=str(REPO))  # this checkout's code, whichever checkout the package was installed from
+               BOUNDLOOP_RATE_PER_KEY="off", BOUNDLOOP_RATE_PER_ADDRESS="off")  # rate limits: off for tests
+    # The server imports this checkout's packages, not an installed copy (an editable install of another checkout
+    # would win in a subprocess whose working folder is elsewhere, as `langgraph dev`'s is).
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     env.update(extra)
     return env
 

@@ -93,3 +93,60 @@ def test_ingest_is_for_the_admin_group_only(client):
 def test_health_and_metrics_need_no_credential(client):
     assert client.get("/healthz").json() == {"status": "ok", "checkpoints": "sqlite"}
     assert client.get("/metrics").status_code == 200
+
+
+def _state_with(index, encoder, tmp_path, users: dict, **settings):
+    from policies.entitlements import Directory
+    from reasoners.offline import OfflineReasoner
+    from runstore.sqlite import SqliteRunStore
+    from service.settings import ServiceSettings
+    from service.state import ServiceState
+
+    return ServiceState(settings=ServiceSettings(jwt_secret=JWT_SECRET, **settings),
+                        directory=Directory.from_mapping({"users": users}), backend=index, encoder=encoder,
+                        store=SqliteRunStore(tmp_path / "runs.db"), reasoner=OfflineReasoner())
+
+
+@pytest.mark.parametrize("key", ["key.with.two-dots", "one.dot", "a.b.c.d"])
+def test_api_keys_containing_dots_work(index, encoder, tmp_path, key):
+    """A key with two dots looks like a JWT; a registered key is matched first, so it works all the same."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from tests.service.keys import sha256
+
+    state = _state_with(index, encoder, tmp_path, {"dora": {"groups": ["all-staff"], "api_key_sha256": [sha256(key)]}})
+    with TestClient(create_app(state)) as client:
+        assert client.post("/ask", json=QUESTION, headers={"X-API-Key": key}).status_code == 200
+        assert client.post("/ask", json=QUESTION, headers={"Authorization": f"Bearer {key}"}).status_code == 200
+        assert client.post("/ask", json=QUESTION, headers={"X-API-Key": key + "x"}).status_code == 401
+
+
+@pytest.mark.parametrize("claims, accepted", [
+    ({"exp": 23 * 3600}, True),
+    ({"exp": 24 * 3600}, True),
+    ({"exp": 25 * 3600}, False),  # valid for longer than 24 h from now
+    ({"iat": -3600, "exp": 23.5 * 3600}, False),  # issued for 24.5 h
+    ({"iat": -3600, "exp": 22 * 3600}, True),
+    ({"exp": 10 * 365 * 86400}, False),
+])
+def test_jwt_lifetime_is_capped_at_24_hours_by_default(client, claims, accepted):
+    now = time.time()
+    token = jwt.encode({"sub": "alice", **{k: int(now + v) for k, v in claims.items()}}, JWT_SECRET, algorithm="HS256")
+    response = client.post("/ask", json=QUESTION, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == (200 if accepted else 401)
+    if not accepted and "iat" not in claims:
+        assert "lives longer than this server accepts (86400 s)" in response.json()["detail"]
+
+
+def test_jwt_max_ttl_is_configurable(index, encoder, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from tests.service.keys import directory_with_keys
+
+    state = _state_with(index, encoder, tmp_path, directory_with_keys()["users"], jwt_max_ttl_s=3600)
+    with TestClient(create_app(state)) as client:
+        for lifetime, status in ((1800, 200), (7200, 401)):
+            headers = {"Authorization": f"Bearer {_token('alice', expires_in=lifetime)}"}
+            assert client.post("/ask", json=QUESTION, headers=headers).status_code == status

@@ -83,15 +83,17 @@ def test_the_factory_binds_the_authenticated_user_only_for_runs(state, monkeypat
         asyncio.run(make_graph(_runtime(_ExecutionRuntime, None)))
 
 
-def _ctx(user: str) -> Auth.types.AuthContext:
-    return Auth.types.AuthContext(user=SimpleNamespace(identity=user), permissions=[], resource="threads",
-                                  action="create_run")
+def _ctx(user: str, permissions: tuple[str, ...] = ()) -> Auth.types.AuthContext:
+    return Auth.types.AuthContext(user=SimpleNamespace(identity=user), permissions=list(permissions),
+                                  resource="threads", action="create_run")
 
 
 def test_auth_handler_uses_the_same_credentials(state, monkeypatch):
     monkeypatch.setattr(langgraph_auth, "shared_state", lambda: state)
     user = asyncio.run(langgraph_auth.authenticate({b"x-api-key": KEYS["carol"].encode()}))
     assert user == {"identity": "carol", "permissions": []}
+    admin = asyncio.run(langgraph_auth.authenticate({b"x-api-key": KEYS["grace"].encode()}))
+    assert admin == {"identity": "grace", "permissions": [langgraph_auth.STATE_WRITER]}
     bearer = asyncio.run(langgraph_auth.authenticate({b"authorization": f"Bearer {KEYS['bob']}".encode()}))
     assert bearer["identity"] == "bob"
     for headers in ({}, {b"x-api-key": b"nope"}):
@@ -101,7 +103,7 @@ def test_auth_handler_uses_the_same_credentials(state, monkeypatch):
 
 
 def test_auth_handlers_stamp_the_owner_and_refuse_client_context():
-    value: dict = {"metadata": {"owner": "alice"}, "kwargs": {"context": {}}}
+    value: dict = {"metadata": {"owner": "alice"}, "kwargs": {"context": {}, "input": {"question": "Who?"}}}
     assert asyncio.run(langgraph_auth.create_run(_ctx("bob"), value)) == {"owner": "bob"}
     assert value["metadata"]["owner"] == "bob"
     thread: dict = {"metadata": None}
@@ -111,6 +113,44 @@ def test_auth_handlers_stamp_the_owner_and_refuse_client_context():
         asyncio.run(langgraph_auth.create_run(_ctx("bob"), {"kwargs": {"context": {"principal": "alice"}}}))
     assert refused.value.status_code == 422
     assert asyncio.run(langgraph_auth.deny_everything_else(_ctx("bob"), {})) is False
+
+
+def _refused(call) -> int:
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        asyncio.run(call)
+    return refused.value.status_code
+
+
+@pytest.mark.parametrize("kwargs, status", [
+    ({"command": {"update": {"hops": -50}, "goto": "governor"}, "input": None}, 403),
+    ({"command": {"resume": "x"}, "input": {"question": "Who?"}}, 403),
+    ({"config": {"configurable": {"checkpoint_id": "1ef"}}, "input": {"question": "Who?"}}, 403),
+    ({"input": {"question": "x" * 4001}}, 422),
+    ({"input": {"question": "   "}}, 422),
+    ({"input": {"question": 42}}, 422),
+    ({"input": None}, 422),
+    ({"input": "Who approves expenses?"}, 422),
+])
+def test_runs_that_write_state_or_break_the_question_rules_are_refused(kwargs, status):
+    assert _refused(langgraph_auth.create_run(_ctx("bob"), {"kwargs": kwargs})) == status
+
+
+def test_admins_may_send_commands_and_write_state():
+    admin = _ctx("grace", (langgraph_auth.STATE_WRITER,))
+    command = {"kwargs": {"command": {"resume": "x"}, "input": None}}
+    assert asyncio.run(langgraph_auth.create_run(admin, command)) == {"owner": "grace"}
+    assert asyncio.run(langgraph_auth.update_thread(admin, {"thread_id": "t"})) == {"owner": "grace"}
+    assert _refused(langgraph_auth.create_run(admin, {"kwargs": {"input": {"question": "x" * 4001}}})) == 422
+
+
+def test_thread_updates_a_state_write_for_admins_a_metadata_change_or_cancel_for_owners():
+    bob = _ctx("bob")
+    assert _refused(langgraph_auth.update_thread(bob, {"thread_id": "t"})) == 403  # POST /threads/{id}/state
+    patch: dict = {"thread_id": "t", "metadata": {"owner": "alice", "tag": "x"}}
+    assert asyncio.run(langgraph_auth.update_thread(bob, patch)) == {"owner": "bob"}
+    assert patch["metadata"] == {"owner": "bob", "tag": "x"}
+    cancel = {"thread_id": "t", "action": "interrupt", "metadata": {"run_ids": ["r"], "status": None}}
+    assert asyncio.run(langgraph_auth.update_thread(bob, cancel)) == {"owner": "bob"}
 
 
 HEAD = {"question": "Who is the Head of Finance?"}

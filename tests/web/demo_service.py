@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tests.service.servers import free_port, running, server_env
 
-# The demo keys are `demo-key-<user>`; should serving them ever need a flag, it goes here.
-SERVE_ARGS = ["-m", "cli.main", "serve", "--log-level", "warning"]
+# The demo keys are `demo-key-<user>`, published: serving them needs `--demo`.
+SERVE_ARGS = ["-m", "cli.main", "serve", "--demo", "--log-level", "warning"]
 
 
 @contextmanager

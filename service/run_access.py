@@ -1,0 +1,44 @@
+"""Whether a caller may still read a stored run: its owner, and only while every chunk it shows is still theirs.
+
+A run's result quotes the chunks it cites (claims, citations, fallback snippets, conflicts) and its trace names what
+its evidence said. Access is decided again on every read, with the directory and the index as they are now: a run
+whose owner has since lost a group, or whose cited document was re-labelled or deleted, is withheld.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain.models import Evidence
+from domain.result import RunResult
+from service.errors import Forbidden, NotFound
+from service.state import ServiceState
+
+WITHHELD = "run withheld: it shows documents you can no longer read"
+
+
+def require_owner(state: ServiceState, run_id: str, user: str) -> None:
+    """404, not 403, for another user's run: whether a run id exists is itself not theirs to learn."""
+    if state.store.owner(run_id) != user:
+        raise NotFound(f"no run {run_id}")
+
+
+def result_chunks(result: RunResult) -> set[str]:
+    """Every chunk id a stored result shows or cites."""
+    ids = {c.chunk_id for c in result.citations} | {r.chunk_id for r in result.fallback_results}
+    ids |= {cid for claim in result.claims for cid in claim.citations}
+    return ids | {cid for conflict in result.conflicts for cid in conflict.chunk_ids}
+
+
+def evidence_chunks(evidence: Iterable[Evidence]) -> set[str]:
+    """The chunk ids of a run's evidence."""
+    return {e.chunk_id for e in evidence}
+
+
+def require_readable(state: ServiceState, user: str, chunk_ids: set[str]) -> None:
+    """403 unless the user may read every one of these chunks now."""
+    if not chunk_ids:
+        return
+    readable = state.backend.load_chunks(sorted(chunk_ids), state.resolver.access_filter(user))
+    if set(readable) != chunk_ids:
+        raise Forbidden(WITHHELD)

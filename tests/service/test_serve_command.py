@@ -1,0 +1,33 @@
+"""`boundloop serve` checks its settings before it starts workers: one clear line and exit code 2 for a mistake."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.service.servers import REPO, server_env
+
+
+def serve(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli.main", "serve", "--port", "1", *args], cwd=REPO,
+                          env=server_env(**env), capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args, env, message", [
+    ((), {}, "no directory of users and API keys: pass --directory FILE or set BOUNDLOOP_DIRECTORY"),
+    (("--directory", "demo/directory.yaml"), {},
+     "accepts the published demo API keys (demo-key-<user>) for alice, bob, carol"),
+    ((), {"BOUNDLOOP_DIRECTORY": "demo/directory.yaml"}, "or serve the demo with --demo"),
+    (("--demo", "--directory", "demo/directory.yaml"), {}, "--demo serves the bundled demo corpus"),
+    (("--demo",), {"BOUNDLOOP_INDEX": "/nowhere"}, "--demo serves the bundled demo corpus"),
+    (("--demo",), {"BOUNDLOOP_JWT_SECRET": "too-short"}, "BOUNDLOOP_JWT_SECRET must be at least 32 bytes"),
+    (("--demo",), {"BOUNDLOOP_RATE_PER_KEY": "lots"}, "BOUNDLOOP_RATE_PER_KEY must look like 120/minute"),
+    (("--demo",), {"BOUNDLOOP_JWT_MAX_TTL": "forever"}, "BOUNDLOOP_JWT_MAX_TTL must be a duration"),
+])
+def test_serve_refuses_unsafe_or_broken_settings(args, env, message):
+    done = serve(*args, **env)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
