@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from domain.usage import Usage
 
@@ -10,11 +10,17 @@ from domain.usage import Usage
 class Span(BaseModel):
     """One transition of the loop: which node ran, when, for how long, what it decided and why."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
-    node: str = Field(description="The node: a step or the governor.")
-    start: float = Field(description="Wall-clock start, seconds since the epoch.")
-    duration_ms: float = Field(description="How long the node ran.")
-    usage: Usage = Field(description="The run's usage after the node.")
-    decision: str = Field(description="What the node decided.")
-    reason: str = Field(description="Why.")
+    node: str
+    """The node: a step or the governor."""
+    start: float
+    """Wall-clock start, seconds since the epoch."""
+    duration_ms: float
+    """How long the node ran."""
+    usage: Usage
+    """The run's usage after the node."""
+    decision: str
+    """What the node decided."""
+    reason: str
+    """Why."""
