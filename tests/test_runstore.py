@@ -80,3 +80,27 @@ def test_a_store_made_before_migrations_were_counted_opens(tmp_path):
         assert store.owner("r0") == "ann"
     finally:
         store.close()
+
+
+def test_a_run_keeps_one_small_checkpoint(place, index, encoder, resolver):
+    """One checkpoint per run, written when it ends (about 270 KB a demo run when every transition was one)."""
+    from tests.loop_fixtures import make_runner
+
+    kind, where = place
+    store = _open(kind, where)
+    try:
+        runner = make_runner(index, encoder, resolver)
+        runner = type(runner)(resolver=resolver, backend=index, encoder=encoder, reasoner=runner.reasoner,
+                              limits=runner.limits, store=store)
+        run_id = runner.ask("Where does the Head of Finance sit?", "bob").run_id
+        assert len(runner.trace(run_id)) > 10  # every transition is still in the trace
+        sql = ("SELECT count(*) AS n FROM checkpoints WHERE thread_id=?", "SELECT count(*) AS n FROM boundloop_runs")
+        assert store._rows(sql[0], (run_id,)) == [{"n": 1}] and store._rows(sql[1]) == [{"n": 1}]
+        size = (["SELECT sum(length(checkpoint)) AS n FROM checkpoints WHERE thread_id=?",
+                 "SELECT sum(length(value)) AS n FROM writes WHERE thread_id=?"] if kind == "sqlite" else
+                ["SELECT sum(pg_column_size(t.*)) AS n FROM checkpoints t WHERE thread_id=?",
+                 "SELECT sum(pg_column_size(t.*)) AS n FROM checkpoint_blobs t WHERE thread_id=?",
+                 "SELECT sum(pg_column_size(t.*)) AS n FROM checkpoint_writes t WHERE thread_id=?"])
+        assert sum(store._rows(q, (run_id,))[0]["n"] or 0 for q in size) < 50_000
+    finally:
+        store.close()
