@@ -92,11 +92,12 @@ def run_trace(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    summary = summarise(Workspace.open(args.index, args.directory).store.finished_runs())
+    store = Workspace.open(args.index, args.directory).store
+    summary = summarise(store.finished_runs(), kept=store.count(), interrupted=store.count("interrupted"))
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    print(f"{summary['runs']} runs")
+    print(f"{summary['runs']} runs kept ({summary['finished']} finished, {summary['interrupted']} interrupted)")
     print("average hops per class: " + ", ".join(f"{k} {v:.2f}" for k, v in summary["avg_hops_by_class"].items()))
     shares = summary["limit_hit_share"].items()
     print("share of runs that hit each limit: " + ", ".join(f"{k} {v:.1%}" for k, v in shares))

@@ -12,6 +12,7 @@ from pathlib import Path
 from policies.errors import BoundloopError
 from retrieval.config import POSTGRES_SCHEMES
 from retrieval.embeddings import cache_dir
+from runstore.retention import Retention
 from runstore.store import RunStore
 
 RUNS_FILE = "runs.db"
@@ -37,7 +38,7 @@ def open_run_store(checkpoint_url: str | None, folder: Path) -> RunStore:
             from runstore.postgres import PostgresRunStore
         except ImportError:
             raise BoundloopError("PostgreSQL checkpoints need the extra: pip install 'boundloop[postgres]'") from None
-        return PostgresRunStore(checkpoint_url)
+        return PostgresRunStore(checkpoint_url, retention=Retention.from_env())
     from runstore.sqlite import SqliteRunStore
 
-    return SqliteRunStore(folder / RUNS_FILE)
+    return SqliteRunStore(folder / RUNS_FILE, retention=Retention.from_env())

@@ -18,6 +18,7 @@ from psycopg_pool import ConnectionPool
 
 from policies.errors import BoundloopError
 from runstore.pooled_saver import PooledPostgresSaver
+from runstore.retention import Retention
 from runstore.serde import checkpoint_serde
 from runstore.store import Migration, RunStore, Sql
 
@@ -36,6 +37,10 @@ MIGRATIONS: list[Migration] = [
             result JSONB
         )""",
         "CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at)",
+    ),
+    (  # 2: the process that runs each run (to tell a crash), and runs by age (for retention)
+        "ALTER TABLE boundloop_runs ADD COLUMN IF NOT EXISTS worker TEXT",
+        "CREATE INDEX IF NOT EXISTS boundloop_runs_created ON boundloop_runs(created_at)",
     ),
 ]
 # Workers start together; one advisory lock keeps their schema migrations from racing each other.
@@ -66,7 +71,8 @@ class PostgresRunStore(RunStore):
 
     kind = "postgres"
 
-    def __init__(self, url: str, pool_size: int | None = None) -> None:
+    def __init__(self, url: str, pool_size: int | None = None, retention: Retention | None = None) -> None:
+        self.retention = retention or Retention()
         size = pool_size or int(os.environ.get("BOUNDLOOP_PG_POOL_SIZE", DEFAULT_POOL_SIZE))
         self._pool = ConnectionPool(
             url, min_size=1, max_size=size, open=True, timeout=30,
@@ -81,6 +87,7 @@ class PostgresRunStore(RunStore):
                     self._migrate(MIGRATIONS)
                 finally:
                     conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK_KEY,))
+            self.mark_interrupted()
         except BaseException:
             self._pool.close()
             raise
@@ -101,6 +108,9 @@ class PostgresRunStore(RunStore):
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
             return cursor.execute(sql.replace("?", "%s"), params).fetchall()
+
+    def _reclaim(self) -> None:
+        """PostgreSQL's autovacuum reuses the space of deleted rows."""
 
     def _json(self, text: str) -> Any:
         return Jsonb(text, dumps=lambda already_json: already_json)

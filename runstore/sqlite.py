@@ -15,6 +15,7 @@ from typing import Any
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from retrieval.private_files import private_database
+from runstore.retention import Retention
 from runstore.serde import checkpoint_serde
 from runstore.store import Migration, RunStore, Sql
 
@@ -34,12 +35,19 @@ MIGRATIONS: list[Migration] = [
         )""",
         "CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at)",
     ),
+    (  # 2: the process that runs each run (to tell a crash), and runs by age (for retention)
+        "ALTER TABLE boundloop_runs ADD COLUMN worker TEXT",
+        "CREATE INDEX IF NOT EXISTS boundloop_runs_created ON boundloop_runs(created_at)",
+    ),
 ]
+INCREMENTAL = 2  # PRAGMA auto_vacuum: deleted runs' pages can be given back to the file system
+CONVERT_UP_TO_BYTES = 16 * 1024 * 1024  # older files this small switch to incremental vacuum when opened
 
 
 def _connect(path: Path, autocommit: bool = False) -> sqlite3.Connection:
     conn = sqlite3.connect(str(private_database(path)), timeout=30, check_same_thread=False,
                            isolation_level=None if autocommit else "DEFERRED")
+    conn.execute(f"PRAGMA auto_vacuum={INCREMENTAL}")  # takes effect on a new file, or at the next VACUUM
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     return conn
@@ -50,8 +58,9 @@ class SqliteRunStore(RunStore):
 
     kind = "sqlite"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, retention: Retention | None = None) -> None:
         self.path = Path(path)
+        self.retention = retention or Retention()
         self._conn = _connect(self.path, autocommit=True)
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.Lock()
@@ -59,6 +68,30 @@ class SqliteRunStore(RunStore):
         saver = SqliteSaver(_connect(self.path), serde=checkpoint_serde())
         saver.setup()
         self.checkpointer = saver
+        if self.path.stat().st_size <= CONVERT_UP_TO_BYTES:
+            self.compact(only_if_needed=True)
+        self.mark_interrupted()
+
+    @property
+    def incremental(self) -> bool:
+        """Whether deleted runs give their space back to the file system as they go."""
+        return int(self._rows("PRAGMA auto_vacuum")[0]["auto_vacuum"]) == INCREMENTAL
+
+    def compact(self, only_if_needed: bool = False) -> None:
+        """Rewrite the file (VACUUM): drops free pages, and switches a file made before to incremental vacuum.
+
+        It takes the write lock for as long as the rewrite lasts: `boundloop runs prune` does it on demand, and
+        a store does it when opened only for a small older file.
+        """
+        if only_if_needed and self.incremental:
+            return
+        with self._lock:
+            self._conn.execute("VACUUM")
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _reclaim(self) -> None:
+        with self._lock:  # the pragma frees one page per step: sqlite3_exec (executescript) runs it to the end
+            self._conn.executescript("PRAGMA incremental_vacuum;")
 
     @contextmanager
     def _transaction(self) -> Iterator[Sql]:

@@ -7,6 +7,7 @@ beside the checkpoints but apart from them: the loop's state and trace never hol
 from __future__ import annotations
 
 import json
+import logging
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -16,6 +17,10 @@ from typing import Any, Literal
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from domain.result import RunResult
+from runstore.process import still_running, worker_id
+from runstore.retention import INTERRUPTED_AFTER_S, PRUNE_BATCH, Retention
+
+log = logging.getLogger(__name__)
 
 StoreKind = Literal["sqlite", "postgres"]
 Sql = Callable[..., list[dict[str, Any]]]
@@ -35,14 +40,15 @@ class RunStore(ABC):
 
     kind: StoreKind
     checkpointer: BaseCheckpointSaver
+    retention: Retention = Retention()
 
     def start(self, run_id: str, owner: str, question: str) -> None:
-        """Record a run as it starts (unfinished until `finish`)."""
-        self._execute("INSERT INTO boundloop_runs (run_id, owner, created_at, question) VALUES (?, ?, ?, ?)",
-                      (run_id, owner, time.time(), question))
+        """Record a run as it starts (unfinished until `finish`), with the process that runs it."""
+        self._execute("INSERT INTO boundloop_runs (run_id, owner, created_at, question, worker) VALUES (?, ?, ?, ?, ?)",
+                      (run_id, owner, time.time(), question, worker_id()))
 
     def finish(self, run_id: str, result: RunResult) -> None:
-        """Record how a run ended; the figures `stats` reads get columns of their own."""
+        """Record how a run ended (the figures `stats` reads get columns of their own), then apply retention a step."""
         usage = result.usage
         self._execute(
             "UPDATE boundloop_runs SET status=?, query_class=?, complete=?, stop_reason=?, hops=?, tokens=?, "
@@ -50,6 +56,51 @@ class RunStore(ABC):
             (result.status, result.query_class, result.complete, result.stop_reason, usage.hops, usage.tokens,
              usage.retrieval_calls, usage.elapsed_ms, self._json(result.model_dump_json()), run_id),
         )
+        try:
+            self.prune_step()
+        except Exception:  # the run is recorded; a retention step that fails is retried after the next run
+            log.warning("run retention step failed", exc_info=True)
+
+    def count(self, status: str | None = None) -> int:
+        """The runs kept, finished or not; or those with one status (`interrupted`, say)."""
+        if status is None:
+            return int(self._rows("SELECT count(*) AS n FROM boundloop_runs")[0]["n"])
+        return int(self._rows("SELECT count(*) AS n FROM boundloop_runs WHERE status=?", (status,))[0]["n"])
+
+    def prune_step(self, now: float | None = None) -> int:
+        """Delete one batch of finished runs past the retention, oldest first: checkpoints, then registry rows."""
+        cutoff = (now or time.time()) - self.retention.max_age_s
+        old = self._rows("SELECT run_id FROM boundloop_runs WHERE created_at < ? AND status IS NOT NULL "
+                         "ORDER BY created_at LIMIT ?", (cutoff, PRUNE_BATCH))
+        over = self._rows("SELECT run_id, status FROM boundloop_runs ORDER BY created_at DESC LIMIT ? OFFSET ?",
+                          (PRUNE_BATCH, self.retention.keep))
+        doomed = list(dict.fromkeys([r["run_id"] for r in old] + [r["run_id"] for r in over if r["status"]]))
+        if not doomed:
+            return 0
+        for run_id in doomed:
+            self.checkpointer.delete_thread(run_id)
+        marks = ", ".join("?" * len(doomed))
+        self._execute(f"DELETE FROM boundloop_runs WHERE run_id IN ({marks})", tuple(doomed))
+        self._reclaim()
+        return len(doomed)
+
+    def prune(self) -> int:
+        """Apply the retention in full, a batch at a time; the number of runs deleted."""
+        total = 0
+        while deleted := self.prune_step():
+            total += deleted
+        return total
+
+    def mark_interrupted(self) -> int:
+        """Mark `interrupted` the unfinished runs whose process has died (or, on another host, that are very old)."""
+        now = time.time()
+        rows = self._rows("SELECT run_id, worker, created_at FROM boundloop_runs WHERE status IS NULL")
+        gone = [row["run_id"] for row in rows if still_running(row["worker"]) is False
+                or (still_running(row["worker"]) is None and row["created_at"] < now - INTERRUPTED_AFTER_S)]
+        for run_id in gone:
+            self._execute("UPDATE boundloop_runs SET status='interrupted', complete=? "
+                          "WHERE run_id=? AND status IS NULL", (False, run_id))
+        return len(gone)
 
     def owner(self, run_id: str) -> str | None:
         rows = self._rows("SELECT owner FROM boundloop_runs WHERE run_id=?", (run_id,))
@@ -63,9 +114,14 @@ class RunStore(ABC):
             return None
         return RunResult.model_validate(json.loads(stored) if isinstance(stored, str | bytes) else stored)
 
+    def interrupted(self, run_id: str) -> bool:
+        """Whether the run was left unfinished by a crash."""
+        return bool(self._rows("SELECT 1 AS x FROM boundloop_runs WHERE run_id=? AND status='interrupted'", (run_id,)))
+
     def finished_runs(self) -> list[dict[str, Any]]:
-        """The `stats` figures of every finished run."""
-        rows = self._rows(f"SELECT {', '.join(STATS_COLUMNS)} FROM boundloop_runs WHERE status IS NOT NULL")
+        """The `stats` figures of every finished run (interrupted ones are not finished)."""
+        rows = self._rows(f"SELECT {', '.join(STATS_COLUMNS)} FROM boundloop_runs "
+                          "WHERE status IS NOT NULL AND status <> 'interrupted'")
         return [{**row, "complete": int(bool(row["complete"]))} for row in rows]
 
     def _migrate(self, migrations: Sequence[Migration]) -> None:
@@ -97,6 +153,10 @@ class RunStore(ABC):
     @abstractmethod
     def _json(self, text: str) -> Any:
         """A JSON document as this store's driver sends it."""
+
+    @abstractmethod
+    def _reclaim(self) -> None:
+        """Give the space of deleted runs back (SQLite: to the file system)."""
 
     @abstractmethod
     def close(self) -> None: ...

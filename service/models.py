@@ -27,10 +27,11 @@ class AskRequest(Strict):
 
 
 class RunView(Strict):
-    """A run of the caller's: finished with its result, or still running."""
+    """A run of the caller's: finished with its result, still running, or interrupted by a crash."""
 
     run_id: str
     finished: bool
+    interrupted: bool = Field(default=False, description="The process running it stopped before it finished.")
     result: RunResult | None = None
 
 

@@ -31,7 +31,8 @@ async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
         result = state.store.result(run_id)
         if result is not None:
             require_readable(state, user, result_chunks(result))
-        return RunView(run_id=run_id, finished=result is not None, result=result)
+        return RunView(run_id=run_id, finished=result is not None, result=result,
+                       interrupted=result is None and state.store.interrupted(run_id))
 
     return await run_in_threadpool(read)
 

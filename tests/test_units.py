@@ -94,6 +94,7 @@ def test_stats_separates_limit_hit_runs():
         {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1},
         {"query_class": "lookup", "status": "answered", "stop_reason": "time", "hops": 1},
     ]
+    assert summarise(runs, kept=9, interrupted=2)["runs"] == 9
     summary = summarise(runs)
     assert summary["avg_hops_by_class"] == {"lookup": 1.0, "multi_hop": 2.5}
     assert summary["limit_hit_share"] == {"hops": 0.25, "tokens": 0.0, "time": 0.25, "retrieval_calls": 0.0}
