@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
+from domain.usage import StopReason
 from policies.budget import CallBudget
 
 T = TypeVar("T")
@@ -17,11 +18,16 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class StepResult(Generic[T]):
-    """A decision, the tokens it cost, and a note for the trace (e.g. a model failure and its fallback)."""
+    """A decision, the tokens it cost, and a note for the trace (e.g. a model failure and its fallback).
+
+    `stopped` is the limit that cut the step short, if one did: a synthesis truncated to the tokens left, a
+    judgement skipped; the run is then incomplete.
+    """
 
     value: T
     tokens: int = 0
     note: str = ""
+    stopped: StopReason | None = None
 
 
 class Reasoner(Protocol):

@@ -30,7 +30,10 @@ def traced(name: str, fn: NodeFn,
         context.ledger.record(name, step.spent)
         span = Span(node=name, start=wall, duration_ms=round((context.ledger.clock() - started) * 1000, 3),
                     usage=context.usage(), decision=step.decision, reason=step.reason)
-        return {**step.values, "spans": [span]}
+        values = {**step.values, "spans": [span]}
+        if step.stopped and not state.get("stop_reason"):
+            values["stop_reason"] = step.stopped
+        return values
 
     node.__name__ = name
     node.__doc__ = fn.__doc__

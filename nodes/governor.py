@@ -6,7 +6,7 @@ from domain.steps import FIRST_STEP, allowed_after
 from graph.context import RunContext
 from graph.state import LoopState
 from graph.step_update import StepUpdate
-from policies.budget import check_before_step
+from policies.budget import check_before_step, spent_limit
 from policies.errors import StepOrderError
 
 
@@ -25,7 +25,11 @@ def governor(state: LoopState, context: RunContext) -> StepUpdate:
         return StepUpdate(decision="end", reason="answer delivered")
     if state.get("stop_reason"):
         return StepUpdate(decision=f"closing: {step}", reason=f"{state['stop_reason']} limit reached earlier")
-    reason = check_before_step(step, context.usage(), context.limits)
+    usage = context.usage()
+    reason = check_before_step(step, usage, context.limits)
+    if reason is None and (used_up := spent_limit(usage, context.limits)):  # a closing step: it runs, incomplete
+        return StepUpdate({"stop_reason": used_up}, decision=f"go: {step}",
+                          reason=f"{used_up} limit reached; the run is incomplete")
     if reason is None:
         return StepUpdate(decision=f"go: {step}", reason="within budget")
     return StepUpdate(

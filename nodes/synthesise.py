@@ -24,4 +24,5 @@ def synthesise(state: LoopState, context: RunContext) -> StepUpdate:
         decision=f"{len(claims)} claims",
         reason=result.note or "extracted from the best-supported sentences",
         spent=Usage(tokens=result.tokens),
+        stopped=result.stopped,
     )

@@ -13,10 +13,10 @@ def verify(state: LoopState, context: RunContext) -> StepUpdate:
     """Applies the verification policy to every claim, then the reasoner's grounding judgement to the survivors."""
     evidence = state.get("evidence", [])
     verdicts = check_claims(state.get("draft", []), evidence)
-    tokens, note = 0, ""
+    tokens, note, stopped = 0, "", None
     if any(v.supported for v in verdicts):
         result = context.reasoner.judge(state["question"], verdicts, evidence, context.call_budget())
-        verdicts, tokens, note = result.value, result.tokens, result.note
+        verdicts, tokens, note, stopped = result.value, result.tokens, result.note, result.stopped
     kept = sum(v.supported for v in verdicts)
     dropped = [f"{v.reason}" for v in verdicts if not v.supported]
     return StepUpdate(
@@ -24,4 +24,5 @@ def verify(state: LoopState, context: RunContext) -> StepUpdate:
         decision=f"{kept} kept, {len(dropped)} dropped",
         reason=note or ("; ".join(dropped) if dropped else "all claims grounded"),
         spent=Usage(tokens=tokens),
+        stopped=stopped,
     )

@@ -57,6 +57,18 @@ def check_before_step(step: NextStep, usage: Usage, limits: BudgetLimits) -> Sto
     return None
 
 
+def spent_limit(usage: Usage, limits: BudgetLimits) -> StopReason | None:
+    """A limit the run has used up (its time, its tokens), whatever step comes next: the run is then incomplete.
+
+    The closing steps still run; this only records that the deadline or the tokens ran out on the way.
+    """
+    if usage.elapsed_ms >= limits.max_seconds * 1000:
+        return "time"
+    if usage.tokens >= limits.max_tokens:
+        return "tokens"
+    return None
+
+
 def check_before_retrieval_call(usage: Usage, limits: BudgetLimits) -> StopReason | None:
     """None if one more retrieval call may start now; checked before each call inside a hop."""
     if usage.elapsed_ms >= limits.max_seconds * 1000:
@@ -97,6 +109,10 @@ class CallBudget:
     def allows(self, estimated_tokens: int) -> bool:
         """Whether a call of about `estimated_tokens` fits in the tokens left; one that does not is never sent."""
         return estimated_tokens <= self.tokens
+
+    def after(self, tokens: int) -> CallBudget:
+        """What is left once `tokens` are spent (a failed model call's, before its offline fallback)."""
+        return CallBudget(seconds=self.seconds, tokens=max(0, self.tokens - tokens))
 
 
 def call_budget(usage: Usage, limits: BudgetLimits) -> CallBudget:

@@ -7,6 +7,7 @@ import pytest
 from graph.ledger import Ledger
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
+from reasoners.offline import OfflineReasoner
 from tests.loop_fixtures import AlwaysRefine, Clock, CostlyEvaluate, make_runner
 
 QUESTION = "Who is the Head of Finance?"
@@ -83,3 +84,63 @@ def test_limits_come_from_the_environment_only(monkeypatch):
 def test_defaults_are_the_product_limits():
     assert BudgetLimits() == BudgetLimits(max_hops=3, max_tokens=45_000, max_seconds=18.0, max_retrieval_calls=6)
     assert LoopRunner.__dataclass_fields__["limits"].type == "BudgetLimits"
+
+
+@pytest.mark.parametrize("max_tokens", [1, 20, 60, 150, 300, 600, 1200])
+def test_no_run_spends_more_tokens_than_its_limit(index, encoder, resolver, max_tokens):
+    runner = make_runner(index, encoder, resolver, max_tokens=max_tokens)
+    for question in (QUESTION, "Where does Priya Raman sit, and who is the Head of People?",
+                     "Compare the Expense policy and the Org chart"):
+        result = runner.ask(question, "bob")
+        assert result.usage.tokens <= max_tokens, (question, result.usage)
+        if result.stop_reason == "tokens":
+            assert result.complete is False
+
+
+def test_with_one_token_the_run_stops_before_understanding(index, encoder, resolver, tmp_path):
+    runner = make_runner(index, encoder, resolver, tmp_path=tmp_path, max_tokens=1)
+    result = runner.ask(QUESTION, "bob")
+    assert (result.complete, result.stop_reason, result.usage.tokens) == (False, "tokens", 0)
+    assert result.status == "abstained" and result.usage.retrieval_calls == 0
+    understand = next(s for s in runner.trace(result.run_id) if s.node == "understand")
+    assert understand.decision == "stop" and "tokens" in understand.reason
+
+
+def test_tokens_are_counted_from_the_first_step(index, encoder, resolver, tmp_path):
+    runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
+    spans = runner.trace(runner.ask(QUESTION, "bob").run_id)
+    assert next(s for s in spans if s.node == "understand").usage.tokens > 0
+
+
+def test_the_closing_synthesis_fits_in_the_tokens_left(index, encoder, resolver, tmp_path):
+    full = make_runner(index, encoder, resolver).ask(QUESTION, "bob")
+    runner = make_runner(index, encoder, resolver, tmp_path=tmp_path, max_tokens=full.usage.tokens - 40)
+    result = runner.ask(QUESTION, "bob")
+    assert result.usage.tokens <= full.usage.tokens - 40
+    assert (result.complete, result.stop_reason) == (False, "tokens")
+    synthesis = next(s for s in runner.trace(result.run_id) if s.node == "synthesise")
+    assert "tokens left ran out" in synthesis.reason  # the trace says what was cut
+
+
+class SlowJudge(OfflineReasoner):
+    """Offline, but the judgement moves the clock past the deadline (a closing step that uses the time up)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+
+    def judge(self, question, verdicts, evidence, budget):
+        self.clock.now += 60
+        return super().judge(question, verdicts, evidence, budget)
+
+
+def test_a_closing_step_that_uses_up_the_deadline_marks_the_run_incomplete(index, encoder, resolver):
+    clock = Clock()
+    runner = make_runner(index, encoder, resolver, reasoner=SlowJudge(clock))
+    context = runner.context_for("bob")
+    runner.context_for = lambda user: type(context)(  # type: ignore[method-assign]
+        principal=context.principal, searcher=context.searcher, reasoner=context.reasoner,
+        limits=context.limits, ledger=Ledger(clock),
+    )
+    result = runner.ask(QUESTION, "bob")
+    assert (result.complete, result.stop_reason) == (False, "time")
+    assert result.status == "answered" and "Priya Raman" in result.answer

@@ -9,7 +9,7 @@ import pytest
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from reasoners.llm import LLMReasoner, LLMSettings, build_chat_model
-from tests.llm.openai_stub import Reply, StubServer
+from tests.llm.openai_stub import Reply, StubServer, schema_name
 from tests.llm.scripted import responder
 
 QUESTION = "Who approves expense claims above EUR 5,000?"
@@ -65,3 +65,17 @@ def test_with_a_per_call_cap_a_hanging_endpoint_still_gets_a_grounded_offline_an
         elapsed = time.monotonic() - started
     assert elapsed < 3.5 and result.status == "answered" and grounded(result, index)
     assert result.complete and len(stub.seen) == 4
+
+
+def test_a_judge_that_uses_up_the_deadline_marks_the_run_incomplete(clean_env, index, resolver, encoder):
+    """The judge is the closing path: it runs, but if it eats the time left, the run says so (stop_reason time)."""
+    answers = responder(prompt_tokens=120, completion_tokens=30)
+
+    def hang_on_the_judge(body):
+        return Reply("hang") if schema_name(body) == "Judgement" else answers(body)
+
+    with StubServer(responder=hang_on_the_judge) as stub:
+        result = runner(index, resolver, encoder, stub.url, max_seconds=3).ask(QUESTION, user="bob")
+    assert schema_name(stub.seen[-1].body) == "Judgement"
+    assert result.complete is False and result.stop_reason == "time"
+    assert result.status == "answered" and grounded(result, index)  # the offline checks still stand
