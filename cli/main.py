@@ -10,7 +10,7 @@ from policies.errors import BoundloopError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from cli import eval_command, loop_commands, retrieval_commands, runs_command, serve_command
+    from cli import doctor_command, eval_command, loop_commands, retrieval_commands, runs_command, serve_command
 
     parser = argparse.ArgumentParser(
         prog="boundloop",
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     loop_commands.add_trace(sub)
     loop_commands.add_stats(sub)
     runs_command.add_runs(sub)
+    doctor_command.add_doctor(sub)
     eval_command.add_eval(sub)
     serve_command.add_serve(sub)
     return parser

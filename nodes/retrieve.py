@@ -8,7 +8,7 @@ from graph.context import RunContext
 from graph.state import LoopState
 from graph.step_update import StepUpdate
 from policies.budget import check_before_retrieval_call, remaining_seconds
-from policies.errors import BoundloopError
+from policies.errors import BoundloopError, StoreDamaged
 from retrieval.errors import SearchTimeout
 
 
@@ -44,6 +44,8 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
         except SearchTimeout:
             update["stop_reason"], reason = "time", f"{query.id} ran out of time"
             break
+        except StoreDamaged:
+            raise  # not a passing outage: the operator must rebuild the index (the message says how)
         except BoundloopError as exc:
             update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
             break

@@ -1,7 +1,7 @@
 """Which run store a process opens: PostgreSQL when `BOUNDLOOP_CHECKPOINT_URL` is set, else SQLite `runs.db`.
 
-The SQLite file lives beside an index folder (so the CLI and the service see the same runs), or in the cache for an
-index on a server. The CLI and the service both open their store here.
+The SQLite file lives in `BOUNDLOOP_STATE_DIR` when it is set, else beside an index folder (so the CLI and the
+service see the same runs), or in the cache for an index on a server. The CLI and the service both open it here.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from policies.errors import BoundloopError
+from policies.errors import BoundloopError, StoreUnwritable
 from retrieval.config import POSTGRES_SCHEMES
 from retrieval.embeddings import cache_dir
 from runstore.retention import Retention
@@ -27,8 +27,20 @@ def checkpoint_url_from_env() -> str | None:
 
 
 def state_dir(index: str) -> Path:
-    """Where SQLite keeps runs for an index: beside an index folder, else the local cache."""
-    return cache_dir() if "://" in index else Path(index)
+    """Where SQLite keeps runs: `BOUNDLOOP_STATE_DIR`, else beside an index folder, else (a server index) the cache.
+
+    An index in a folder that cannot be written is still searched; its runs need `BOUNDLOOP_STATE_DIR`.
+    """
+    configured = os.environ.get("BOUNDLOOP_STATE_DIR")
+    if configured:
+        return Path(configured)
+    if "://" in index:
+        return cache_dir()
+    folder = Path(index)
+    if folder.exists() and not os.access(folder, os.W_OK):
+        raise StoreUnwritable(f"the index folder {folder} is read-only, so runs cannot be kept beside it: set "
+                              "BOUNDLOOP_STATE_DIR to a folder that can be written")
+    return folder
 
 
 def open_run_store(checkpoint_url: str | None, folder: Path) -> RunStore:

@@ -14,9 +14,9 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row, tuple_row
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
-from policies.errors import BoundloopError
+from policies.errors import BoundloopError, StoreUnwritable
 from runstore.pooled_saver import PooledPostgresSaver
 from runstore.retention import Retention
 from runstore.serde import checkpoint_serde
@@ -38,9 +38,11 @@ MIGRATIONS: list[Migration] = [
         )""",
         "CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at)",
     ),
-    (  # 2: the process that runs each run (to tell a crash), and runs by age (for retention)
+    (  # 2: the process that runs each run (to tell a crash), runs by age (retention), a row /healthz writes
         "ALTER TABLE boundloop_runs ADD COLUMN IF NOT EXISTS worker TEXT",
         "CREATE INDEX IF NOT EXISTS boundloop_runs_created ON boundloop_runs(created_at)",
+        "CREATE TABLE IF NOT EXISTS boundloop_health (id INTEGER PRIMARY KEY, checked_at DOUBLE PRECISION NOT NULL)",
+        "INSERT INTO boundloop_health (id, checked_at) VALUES (1, 0) ON CONFLICT DO NOTHING",
     ),
 ]
 # Workers start together; one advisory lock keeps their schema migrations from racing each other.
@@ -92,9 +94,27 @@ class PostgresRunStore(RunStore):
             self._pool.close()
             raise
 
+    def failure(self, exc: BaseException) -> BoundloopError | None:
+        """A full disk, or a database that cannot be reached: the store cannot write."""
+        if isinstance(exc, psycopg.errors.DiskFull | psycopg.OperationalError | PoolTimeout):
+            return self._refused(StoreUnwritable(f"cannot write the run store (PostgreSQL, BOUNDLOOP_CHECKPOINT_URL): "
+                                                 f"{type(exc).__name__}; nothing was written"))
+        return None
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        try:
+            yield
+        except (psycopg.Error, PoolTimeout) as exc:
+            failure = self.failure(exc)
+            if failure is None:
+                raise
+            raise failure from exc
+
     @contextmanager
     def _transaction(self) -> Iterator[Sql]:
-        with self._pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
+        with self._translated(), self._pool.connection() as conn, conn.transaction(), \
+                conn.cursor(row_factory=dict_row) as cursor:
             def sql(statement: str, *params: Any) -> list[dict[str, Any]]:
                 cursor.execute(statement.replace("?", "%s"), params)
                 return cursor.fetchall() if cursor.description else []
@@ -102,11 +122,11 @@ class PostgresRunStore(RunStore):
             yield sql
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
-        with self._pool.connection() as conn:
+        with self._translated(), self._pool.connection() as conn:
             conn.execute(sql.replace("?", "%s"), params)
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+        with self._translated(), self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
             return cursor.execute(sql.replace("?", "%s"), params).fetchall()
 
     def _reclaim(self) -> None:

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from domain.result import RunResult
+from policies.errors import BoundloopError, StoreDamaged, StoreUnwritable
 from runstore.process import still_running, worker_id
 from runstore.retention import INTERRUPTED_AFTER_S, PRUNE_BATCH, Retention
 
@@ -41,6 +42,10 @@ class RunStore(ABC):
     kind: StoreKind
     checkpointer: BaseCheckpointSaver
     retention: Retention = Retention()
+    damaged: bool = False
+    """Set once the store was found damaged: runs then go unrecorded rather than fail."""
+    refused_write: bool = False
+    """Set when a write was refused (a full disk), cleared by the next run recorded whole: `/healthz` reports it."""
 
     def start(self, run_id: str, owner: str, question: str) -> None:
         """Record a run as it starts (unfinished until `finish`), with the process that runs it."""
@@ -56,6 +61,7 @@ class RunStore(ABC):
             (result.status, result.query_class, result.complete, result.stop_reason, usage.hops, usage.tokens,
              usage.retrieval_calls, usage.elapsed_ms, self._json(result.model_dump_json()), run_id),
         )
+        self.refused_write = False
         try:
             self.prune_step()
         except Exception:  # the run is recorded; a retention step that fails is retried after the next run
@@ -98,9 +104,30 @@ class RunStore(ABC):
         gone = [row["run_id"] for row in rows if still_running(row["worker"]) is False
                 or (still_running(row["worker"]) is None and row["created_at"] < now - INTERRUPTED_AFTER_S)]
         for run_id in gone:
-            self._execute("UPDATE boundloop_runs SET status='interrupted', complete=? "
-                          "WHERE run_id=? AND status IS NULL", (False, run_id))
+            self.interrupt(run_id)
         return len(gone)
+
+    def write_problem(self) -> str | None:
+        """Why the store cannot write now, or None: it writes one small row, and remembers a run's refused write."""
+        try:
+            self._execute("UPDATE boundloop_health SET checked_at=? WHERE id=1", (time.time(),))
+        except (StoreUnwritable, StoreDamaged) as exc:
+            log.error("run store check failed: %s", exc)
+            return "the run store cannot write" if isinstance(exc, StoreUnwritable) else "the run store is damaged"
+        if self.refused_write:  # a small row fits where a run's checkpoint did not
+            return "the run store cannot write"
+        return "the run store is damaged" if self.damaged else None
+
+    def _refused(self, failure: BoundloopError | None) -> BoundloopError | None:
+        """Note a refused write (for `/healthz`) and pass the failure on."""
+        if isinstance(failure, StoreUnwritable):
+            self.refused_write = True
+        return failure
+
+    def interrupt(self, run_id: str) -> None:
+        """Mark an unfinished run interrupted: its process died, or the run stopped on an error."""
+        self._execute("UPDATE boundloop_runs SET status='interrupted', complete=? WHERE run_id=? AND status IS NULL",
+                      (False, run_id))
 
     def owner(self, run_id: str) -> str | None:
         rows = self._rows("SELECT owner FROM boundloop_runs WHERE run_id=?", (run_id,))
@@ -139,6 +166,10 @@ class RunStore(ABC):
                 for statement in migration:
                     sql(statement)
                 sql("INSERT INTO boundloop_schema (version) VALUES (?)", version)
+
+    def failure(self, exc: BaseException) -> BoundloopError | None:
+        """The clear error an exception from this store (or its checkpointer) stands for: a full disk, damage."""
+        return None
 
     @abstractmethod
     def _transaction(self) -> AbstractContextManager[Sql]:

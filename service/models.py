@@ -91,10 +91,11 @@ class IngestResponse(Strict):
 
 
 class Health(Strict):
-    """Liveness and the checkpoint store in use."""
+    """Liveness, the checkpoint store in use, and why the service is degraded (503) if it is."""
 
-    status: Literal["ok"]
+    status: Literal["ok", "degraded"]
     checkpoints: Literal["sqlite", "postgres"]
+    reasons: list[str] = Field(default_factory=list, description="What cannot write: the run store, the index.")
 
 
 class ErrorDetail(Strict):

@@ -17,7 +17,7 @@ from service.sse import SSE_MEDIA_TYPE
 from service.streaming import open_stream
 
 router = APIRouter(tags=["ask"])
-ERRORS = error_responses(400, 401, 403, 413, 422, 500)
+ERRORS = error_responses(400, 401, 403, 413, 422, 500, 503)
 STREAM_DOC: dict[str, Any] = {
     "description": "Server-sent events: `span` (one per transition, with the budget used so far), then `result` "
                    "(the RunResult), or `error` if the run fails after the stream began.",

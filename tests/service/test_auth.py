@@ -91,7 +91,7 @@ def test_ingest_is_for_the_admin_group_only(client):
 
 
 def test_health_and_metrics_need_no_credential(client):
-    assert client.get("/healthz").json() == {"status": "ok", "checkpoints": "sqlite"}
+    assert client.get("/healthz").json() == {"status": "ok", "checkpoints": "sqlite", "reasons": []}
     assert client.get("/metrics").status_code == 200
 
 
