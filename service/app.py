@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from service.error_handlers import install_error_handlers
+from service.master_watch import watch_master
 from service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
 from service.rate_limit_middleware import RateLimitMiddleware
 from service.routes_ask import router as ask_router
@@ -41,6 +42,7 @@ def create_app(state: ServiceState | None = None,
             app.state.boundloop = state
             yield
             return
+        watch_master()
         app.state.boundloop = await run_in_threadpool(factory)  # opens files and models: off the event loop
         try:
             yield
