@@ -94,12 +94,16 @@ class LoopRunner:
     def _unrecorded(self) -> Loop:
         return build_graph(checkpointer=None)
 
+    def _graph_for(self, recorded: bool) -> Loop:
+        """The checkpointed loop, unless the store could not record this run (then nothing of it is written)."""
+        return self.graph if recorded or self.store is None else self._unrecorded
+
     def ask(self, question: str, user: str) -> RunResult:
         """One run to its end: answered, abstained or fallback; never past its budget."""
         question, run_id, context, config, recorded = self._start(question, user)
         with self._interrupted_on_error(run_id, recorded):
             try:
-                values = (self.graph if recorded else self._unrecorded).invoke(
+                values = self._graph_for(recorded).invoke(
                     {"question": question}, config=config, context=context, durability=DURABILITY)
             except Exception as exc:
                 if not recorded or not isinstance(failure := self._store_failure(exc), StoreDamaged):
@@ -133,7 +137,7 @@ class LoopRunner:
         """Yield ("span", span) per transition, then ("result", result)."""
         question, run_id, context, config, recorded = self._start(question, user)
         values: dict[str, Any] = {}
-        graph = self.graph if recorded else self._unrecorded
+        graph = self._graph_for(recorded)
         with self._interrupted_on_error(run_id, recorded):
             try:
                 for chunk in graph.stream({"question": question}, config=config, context=context,
