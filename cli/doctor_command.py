@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from policies.errors import BoundloopError
-from retrieval.config import POSTGRES_SCHEMES, demo_index_dir
+from retrieval.config import demo_index_dir, is_server_url
 from retrieval.sqlite_check import Finding, check_index_agrees, check_integrity
 from retrieval.sqlite_index import INDEX_FILE
 from retrieval.sqlite_schema import DAMAGED_REMEDY
@@ -15,14 +15,13 @@ from runstore.location import RUNS_FILE, checkpoint_url_from_env, state_dir
 from runstore.sqlite import REMEDY as RUNS_REMEDY
 
 
-def add_doctor(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("doctor", help="check the index, the run store and the encoder (read-only)")
+def add_doctor(p: argparse.ArgumentParser) -> None:
     p.add_argument("--index", help="index folder or postgresql:// URL (default: $BOUNDLOOP_INDEX, else the demo index)")
     p.set_defaults(run=run_doctor)
 
 
 def _index(index: str) -> list[Finding]:
-    if index.startswith(POSTGRES_SCHEMES):
+    if is_server_url(index):
         try:
             from retrieval.postgres.doctor import check_postgres_index
             from retrieval.postgres.settings import redact

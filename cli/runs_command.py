@@ -10,8 +10,7 @@ from runstore.location import checkpoint_url_from_env, open_run_store, state_dir
 from runstore.sqlite import SqliteRunStore
 
 
-def add_runs(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("runs", help="manage the run store (past runs and their traces)")
+def add_runs(p: argparse.ArgumentParser) -> None:
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     prune = actions.add_parser("prune", help="delete runs past BOUNDLOOP_RUNS_KEEP / BOUNDLOOP_RUNS_MAX_AGE_DAYS")
     prune.add_argument("--index", help="index folder whose runs.db to prune (default: $BOUNDLOOP_INDEX, else the "

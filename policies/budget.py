@@ -6,8 +6,10 @@ None ("go") or the reason to stop. The clock is read by the caller and passed in
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, fields
+from typing import Any
 
 from domain.steps import NextStep, is_working
 from domain.usage import StopReason, Usage
@@ -26,19 +28,23 @@ class BudgetLimits:
     @classmethod
     def from_env(cls) -> BudgetLimits:
         """Each limit from `BOUNDLOOP_<LIMIT>` (`BOUNDLOOP_MAX_HOPS`, `_MAX_TOKENS`, ...), else its default."""
-        values: dict[str, int | float] = {}
-        for limit in fields(cls):
-            name = f"BOUNDLOOP_{limit.name.upper()}"
-            raw = os.environ.get(name)
-            if raw is None:
-                continue
-            try:
-                values[limit.name] = float(raw) if limit.type == "float" else int(raw)
-            except ValueError:
-                raise BoundloopError(f"{name} is not a number: {raw!r}") from None
-            if values[limit.name] <= 0:
-                raise BoundloopError(f"{name} must be positive")
-        return cls(**values)  # type: ignore[arg-type]
+        return cls(**{limit.name: _positive_setting(f"BOUNDLOOP_{limit.name.upper()}", limit.default,
+                                                    whole=limit.type == "int") for limit in fields(cls)})
+
+
+def _positive_setting(name: str, default: Any, whole: bool) -> Any:
+    """A limit from the environment; an unset or blank variable keeps the default, anything else must be valid."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw) if whole else float(raw)
+    except ValueError:
+        kind = "a whole number" if whole else "a number of seconds"
+        raise BoundloopError(f"{name}={raw!r} is not {kind}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise BoundloopError(f"{name}={raw!r} must be positive")
+    return value
 
 
 def check_before_step(step: NextStep, usage: Usage, limits: BudgetLimits) -> StopReason | None:

@@ -10,8 +10,8 @@ import os
 from pathlib import Path
 
 from policies.errors import BoundloopError, StoreUnwritable
-from retrieval.config import POSTGRES_SCHEMES
-from retrieval.embeddings import cache_dir
+from retrieval.config import is_server_url
+from retrieval.cache import cache_dir
 from runstore.retention import Retention
 from runstore.store import RunStore
 
@@ -21,7 +21,7 @@ RUNS_FILE = "runs.db"
 def checkpoint_url_from_env() -> str | None:
     """`BOUNDLOOP_CHECKPOINT_URL`, checked: a postgresql:// URL, or None for SQLite."""
     url = os.environ.get("BOUNDLOOP_CHECKPOINT_URL") or None
-    if url and not url.startswith(POSTGRES_SCHEMES):
+    if url and not is_server_url(url):
         raise BoundloopError("BOUNDLOOP_CHECKPOINT_URL must be a postgresql:// URL (unset it for SQLite)")
     return url
 

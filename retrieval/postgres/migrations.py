@@ -70,6 +70,9 @@ ALTER TABLE boundloop.chunks ADD COLUMN title_keys text[] GENERATED ALWAYS AS (A
 ]) STORED;
 CREATE INDEX chunks_title_keys ON boundloop.chunks USING gin (title_keys) WHERE ordinal = 0;
 """),
+    (4, "documents remember the file or folder they were ingested from, for ingest --sync", """
+ALTER TABLE boundloop.documents ADD COLUMN origin text NOT NULL DEFAULT '';
+"""),
 ]
 
 LATEST = MIGRATIONS[-1][0]
