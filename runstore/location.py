@@ -10,8 +10,8 @@ import os
 from pathlib import Path
 
 from policies.errors import BoundloopError, StoreUnwritable
-from retrieval.config import is_server_url
 from retrieval.cache import cache_dir
+from retrieval.config import is_server_url
 from runstore.retention import Retention
 from runstore.store import RunStore
 
