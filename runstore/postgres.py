@@ -19,32 +19,11 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from policies.errors import BoundloopError, StoreUnwritable
 from runstore.pooled_saver import PooledPostgresSaver
 from runstore.retention import Retention
+from runstore.schema import ColumnTypes, migrations
 from runstore.serde import checkpoint_serde
-from runstore.store import Migration, RunStore, Sql
+from runstore.store import RunStore, Sql
 
-MIGRATIONS: list[Migration] = [
-    (  # 1: the run registry (IF NOT EXISTS: stores made before migrations were counted already have it)
-        """CREATE TABLE IF NOT EXISTS boundloop_runs (
-            run_id TEXT PRIMARY KEY,
-            owner TEXT NOT NULL,
-            created_at DOUBLE PRECISION NOT NULL,
-            question TEXT NOT NULL,
-            status TEXT,
-            query_class TEXT,
-            complete BOOLEAN,
-            stop_reason TEXT,
-            hops INTEGER, tokens INTEGER, retrieval_calls INTEGER, elapsed_ms INTEGER,
-            result JSONB
-        )""",
-        "CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at)",
-    ),
-    (  # 2: the process that runs each run (to tell a crash), runs by age (retention), a row /healthz writes
-        "ALTER TABLE boundloop_runs ADD COLUMN IF NOT EXISTS worker TEXT",
-        "CREATE INDEX IF NOT EXISTS boundloop_runs_created ON boundloop_runs(created_at)",
-        "CREATE TABLE IF NOT EXISTS boundloop_health (id INTEGER PRIMARY KEY, checked_at DOUBLE PRECISION NOT NULL)",
-        "INSERT INTO boundloop_health (id, checked_at) VALUES (1, 0) ON CONFLICT DO NOTHING",
-    ),
-]
+MIGRATIONS = migrations(ColumnTypes(real="DOUBLE PRECISION", boolean="BOOLEAN", json="JSONB"))
 # Workers start together; one advisory lock keeps their schema migrations from racing each other.
 _SETUP_LOCK_KEY = 0x626F756E64  # "bound"
 DEFAULT_POOL_SIZE = 8

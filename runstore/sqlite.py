@@ -20,32 +20,11 @@ from policies.errors import BoundloopError, StoreDamaged
 from retrieval.private_files import private_database
 from retrieval.sqlite_failures import sqlite_failure
 from runstore.retention import Retention
+from runstore.schema import ColumnTypes, migrations
 from runstore.serde import checkpoint_serde
-from runstore.store import Migration, RunStore, Sql
+from runstore.store import RunStore, Sql
 
-MIGRATIONS: list[Migration] = [
-    (  # 1: the run registry (IF NOT EXISTS: stores made before migrations were counted already have it)
-        """CREATE TABLE IF NOT EXISTS boundloop_runs (
-            run_id TEXT PRIMARY KEY,
-            owner TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            question TEXT NOT NULL,
-            status TEXT,
-            query_class TEXT,
-            complete INTEGER,
-            stop_reason TEXT,
-            hops INTEGER, tokens INTEGER, retrieval_calls INTEGER, elapsed_ms INTEGER,
-            result TEXT
-        )""",
-        "CREATE INDEX IF NOT EXISTS boundloop_runs_owner ON boundloop_runs(owner, created_at)",
-    ),
-    (  # 2: the process that runs each run (to tell a crash), runs by age (retention), a row /healthz writes
-        "ALTER TABLE boundloop_runs ADD COLUMN worker TEXT",
-        "CREATE INDEX IF NOT EXISTS boundloop_runs_created ON boundloop_runs(created_at)",
-        "CREATE TABLE IF NOT EXISTS boundloop_health (id INTEGER PRIMARY KEY, checked_at REAL NOT NULL)",
-        "INSERT INTO boundloop_health (id, checked_at) VALUES (1, 0)",
-    ),
-]
+MIGRATIONS = migrations(ColumnTypes(real="REAL", boolean="INTEGER", json="TEXT"))
 INCREMENTAL = 2  # PRAGMA auto_vacuum: deleted runs' pages can be given back to the file system
 CONVERT_UP_TO_BYTES = 16 * 1024 * 1024  # older files this small switch to incremental vacuum when opened
 REMEDY = "boundloop moves it aside and starts a new one the next time it opens it (past runs stay in the moved file)"

@@ -155,7 +155,7 @@ class RunStore(ABC):
         """Apply, in order and each in one transaction, the migrations this database has not had yet.
 
         Version n of the registry's schema is `migrations[:n]` applied; `boundloop_schema` records n. A new table
-        or column (conversations, say) is one more migration at the end of each store's list.
+        or column (conversations, say) is one more migration at the end of `runstore.schema.migrations`.
         """
         for version, migration in enumerate(migrations, start=1):
             with self._transaction() as sql:
