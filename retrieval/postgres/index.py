@@ -104,7 +104,7 @@ class PostgresIndex:
 
         With `deadline`, the server cancels the query there (a statement timeout): `SearchTimeout`.
         """
-        if access.matches_nothing or limit <= 0 or keyword.tsquery_text(query) is None:
+        if access.matches_nothing or limit <= 0 or keyword.query_text(query) is None:
             return []
         with entitled_transaction(self._reader_pool(), access, self.settings.reader_where) as conn:
             if deadline is None:
@@ -166,6 +166,8 @@ class PostgresIndex:
         """The whole batch in one transaction, or nothing (see `writer.apply_batch`)."""
         with database_errors(self.settings.writer_where), self._writer_pool().connection() as conn:
             writer.apply_batch(conn, batch, encoder_name)
+            if sum(len(w.chunks) for w in batch.upserts) >= writer.ANALYZE_AFTER:
+                writer.vacuum_postings(conn)
         if batch.upserts and encoder_name:
             self._encoder = encoder_name  # bound by this batch, or checked equal to the bound one
 
