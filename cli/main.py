@@ -10,7 +10,7 @@ from policies.errors import BoundloopError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from cli import eval_command, loop_commands, retrieval_commands, serve_command
+    from cli import db_command, eval_command, loop_commands, retrieval_commands, serve_command
 
     parser = argparse.ArgumentParser(
         prog="boundloop",
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     loop_commands.add_stats(sub)
     eval_command.add_eval(sub)
     serve_command.add_serve(sub)
+    db_command.add_db(sub)
     return parser
 
 
