@@ -28,12 +28,14 @@ def render(result: dict[str, Any], modes: Sequence[str]) -> str:
             lines.append(f"| {size} | {user} | {rec['shipped plan']} | {rec.get('shipped plan, top 10 of 50', '')} | "
                          f"{rec['plain HNSW, ef_search=40']} / {rec['plain HNSW: mean results of 10']} | "
                          f"{pg.get('dense_plans', {})} |")
-    lines += ["", "| chunks | PostgreSQL: table MB | HNSW MB | GIN acl MB | GIN tsv MB | total with indexes MB | "
-              "shared_buffers | server PSS MB | SQLite: file MB | search process peak RSS MB (sqlite / postgres) |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| chunks | PostgreSQL: table MB | HNSW MB | GIN acl MB | postings MB | postings index MB | "
+              "total with indexes MB | shared_buffers | server PSS MB | SQLite: file MB | "
+              "search process peak RSS MB (sqlite / postgres) |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for size in sizes:
         pg, lite = result["sizes"][size]["postgres"], result["sizes"][size]["sqlite"]
         lines.append(f"| {size} | {pg['chunks_mb']} | {pg['chunks_embedding_hnsw_mb']} | {pg['chunks_acl_mb']} | "
-                     f"{pg['chunks_tsv_mb']} | {pg['chunks_total_mb']} | {pg['shared_buffers']} | "
-                     f"{pg['server_pss_mb']} | {lite['db_mb']} | {lite['peak_rss_mb']} / {pg['peak_rss_mb']} |")
+                     f"{pg['postings_mb']} | {pg['postings_lexeme_mb']} | {pg['chunks_total_mb']} | "
+                     f"{pg['shared_buffers']} | {pg['server_pss_mb']} | {lite['db_mb']} | "
+                     f"{lite['peak_rss_mb']} / {pg['peak_rss_mb']} |")
     return "\n".join(lines)

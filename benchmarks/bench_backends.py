@@ -59,11 +59,11 @@ def copy_vector(vectors: np.ndarray, n: int, jitter: float) -> np.ndarray:
 
 
 def chunk_writes(passages: list[tuple[str, str]], vectors: np.ndarray, low: int, high: int,
-                 jitter: float) -> Iterator[list[Any]]:
+                 jitter: float, batch: int = BATCH) -> Iterator[list[Any]]:
     """Chunks low..high-1 as one-chunk documents in batches; passage n % len(passages), ACL drawn per doc id."""
-    for start in range(low, high, BATCH):
+    for start in range(low, high, batch):
         writes = []
-        for n in range(start, min(start + BATCH, high)):
+        for n in range(start, min(start + batch, high)):
             p = n % len(passages)
             (title, text), acl = passages[p], _draw_acl(random.Random(n))
             document = Document(f"d{n}", title, text, acl, source=f"bench://passage/{p}")
@@ -73,10 +73,10 @@ def chunk_writes(passages: list[tuple[str, str]], vectors: np.ndarray, low: int,
 
 
 def grow(backend: IndexBackend, encoder_name: str, passages: list[tuple[str, str]], vectors: np.ndarray,
-         low: int, high: int, jitter: float = 0.01) -> float:
+         low: int, high: int, jitter: float = 0.01, batch: int = BATCH) -> float:
     """Write chunks low..high-1 through `apply` (one transaction per batch); returns the seconds it took."""
     elapsed = 0.0
-    for writes in chunk_writes(passages, vectors, low, high, jitter):
+    for writes in chunk_writes(passages, vectors, low, high, jitter, batch):
         start = time.perf_counter()
         backend.apply(WriteBatch(upserts=writes, deletes=[]), encoder_name)
         elapsed += time.perf_counter() - start
@@ -112,10 +112,11 @@ def server_memory(admin_url: str, settings: PgSettings) -> dict[str, Any]:
     sizes: dict[str, Any] = {}
     with psycopg.connect(settings.writer_url) as conn:
         sizes["shared_buffers"] = conn.execute("SHOW shared_buffers").fetchone()[0]  # type: ignore[index]
-        for name in ("chunks", "chunks_embedding_hnsw", "chunks_acl", "chunks_tsv"):
+        for name in ("chunks", "chunks_embedding_hnsw", "chunks_acl", "postings", "postings_lexeme"):
             row = conn.execute("SELECT pg_relation_size(%s::regclass)", (f"boundloop.{name}",)).fetchone()
             sizes[f"{name}_mb"] = round(row[0] / 2**20, 1)  # type: ignore[index]
-        row = conn.execute("SELECT pg_total_relation_size('boundloop.chunks')").fetchone()
+        row = conn.execute("SELECT pg_total_relation_size('boundloop.chunks') "
+                           "+ pg_total_relation_size('boundloop.postings')").fetchone()
         sizes["chunks_total_mb"] = round(row[0] / 2**20, 1)  # type: ignore[index]
     pss = 0
     for proc in psutil.process_iter(["name"]):
@@ -240,7 +241,7 @@ def run(args: argparse.Namespace, workdir: Path, admin_url: str) -> dict[str, An
     for size in args.sizes:
         row: dict[str, Any] = {}
         for kind, backend in backends.items():
-            write_s[kind] += grow(backend, encoder.name, passages, vectors, built, size, args.jitter)
+            write_s[kind] += grow(backend, encoder.name, passages, vectors, built, size, args.jitter, args.batch)
             row[kind] = {"write_chunks_per_s": round(size / write_s[kind], 1)}
             print(f"[bench] {kind}: {size} chunks written in {write_s[kind]:.0f} s", file=sys.stderr, flush=True)
         built = size
@@ -262,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10000,50000,200000", help="index sizes to measure, ascending")
     parser.add_argument("--questions", type=int, default=200, help="HotpotQA dev questions per measurement")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2,000 and 5,000 chunks, 30 questions")
+    parser.add_argument("--batch", type=int, default=BATCH, help="chunks per apply() (one transaction)")
     parser.add_argument("--jitter", type=float, default=0.01, help="noise on reused passage vectors (0: exact copies)")
     parser.add_argument("--pg-admin-url", help="a superuser URL of a running server (default: start pgserver)")
     parser.add_argument("--data", type=Path, default=DATA, help="the shared evaluation data folder")
@@ -274,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     header = {"command": " ".join(["python", *sys.argv]), "date": datetime.now(UTC).isoformat(timespec="seconds"),
               "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
               "load_average_at_start": os.getloadavg(), "groups": GROUPS, "broad_user": sorted(USER_GROUPS),
-              "selective_user": sorted(SELECTIVE), "jitter": args.jitter}
+              "selective_user": sorted(SELECTIVE), "jitter": args.jitter, "batch": args.batch}
     with tempfile.TemporaryDirectory(prefix="bench-backends-") as tmp:
         if args.pg_admin_url:
             result = run(args, Path(tmp), args.pg_admin_url)
