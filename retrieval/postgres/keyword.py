@@ -5,6 +5,11 @@ The ranking is the embedded backend's (FTS5's `bm25`): k1 = 1.2, b = 0.75, idf =
 entries, so a query reads the postings of its own lexemes (an index-only scan) and never the `chunks` table but for
 the winners' ids; the policies and the query's own ACL clause filter postings like chunks. No user syntax reaches
 the engine: the lexemes come from `content_terms()` (letters and digits only) through `to_tsvector`.
+
+Each lexeme's postings are ordered by their term-frequency factor (`impact`), and a ranking reads at most
+`POSTINGS_PER_TERM` permitted ones per lexeme. Below that many chunks per word the ranking is exact BM25; above it,
+a very common word stops adding to the chunks where it weighs least, which bounds the cost at any corpus size
+(measured against exact BM25 by `benchmarks/bench_backends.py`).
 """
 
 from __future__ import annotations
@@ -16,17 +21,23 @@ from retrieval.backend import Candidate
 from retrieval.query_terms import content_terms
 
 K1, B = 1.2, 0.75
+POSTINGS_PER_TERM = 4_000  # the most a ranking reads of one lexeme's postings (its best first; see the docstring)
 
 # `term_weights` gives each lexeme's idf (only for lexemes the transaction's groups can see) and the average
-# chunk length; the ranking then sums each permitted chunk's BM25 terms over the postings of those lexemes
+# chunk length; each lexeme then contributes its best permitted postings (by `impact`, an index-ordered scan that
+# stops early), and the ranking sums each chunk's exact BM25 terms over them
 _KEYWORD_SQL = f"""
 WITH weights AS (
     SELECT w.lexeme, w.idf, {K1} * (1 - {B}) AS flat, {K1} * {B} / w.avgdl AS per_token
     FROM boundloop.term_weights(tsvector_to_array(to_tsvector('english', %(query)s))) w
 ), ranked AS (
     SELECT p.chunk, sum(w.idf * p.tf * {K1 + 1} / (p.tf + w.flat + w.per_token * p.length)) AS score
-    FROM weights w JOIN boundloop.postings p ON p.lexeme = w.lexeme
-    WHERE p.acl && %(groups)s::text[]
+    FROM weights w CROSS JOIN LATERAL (
+        SELECT p.chunk, p.tf, p.length FROM boundloop.postings p
+        WHERE p.lexeme = w.lexeme AND p.acl && %(groups)s::text[]
+        ORDER BY p.impact DESC, p.chunk
+        LIMIT %(per_term)s
+    ) p
     GROUP BY p.chunk
     ORDER BY score DESC, p.chunk
     LIMIT %(limit)s
@@ -42,10 +53,15 @@ def query_text(query: str) -> str | None:
     return " ".join(terms) if terms else None
 
 
-def keyword_candidates(conn: psycopg.Connection, query: str, access: AccessFilter, limit: int) -> list[Candidate]:
-    """The `limit` best permitted chunks for `query`, inside the caller's entitled transaction."""
+def keyword_candidates(conn: psycopg.Connection, query: str, access: AccessFilter, limit: int,
+                       per_term: int | None = POSTINGS_PER_TERM) -> list[Candidate]:
+    """The `limit` best permitted chunks for `query`, inside the caller's entitled transaction.
+
+    `per_term` None reads every posting of the query's lexemes (exact BM25 at any size).
+    """
     text = query_text(query)
     if text is None or limit <= 0 or access.matches_nothing:
         return []
-    rows = conn.execute(_KEYWORD_SQL, {"query": text, "groups": sorted(access.groups), "limit": limit}).fetchall()
+    params = {"query": text, "groups": sorted(access.groups), "limit": limit, "per_term": per_term}
+    rows = conn.execute(_KEYWORD_SQL, params).fetchall()
     return [Candidate(chunk_id, float(score)) for chunk_id, score in rows]

@@ -13,6 +13,7 @@ from retrieval.postgres import bulk, postings
 from retrieval.postgres.bulk import BulkTuning
 
 ANALYZE_AFTER = 1000  # chunks written or removed by one batch; smaller changes are left to autovacuum
+WRITE_WORK_MEM = "256MB"
 WRITE_LOCK = 0x626C7772  # pg_advisory_xact_lock key: one writing batch at a time, like SQLite's BEGIN IMMEDIATE
 
 _DOCUMENT_COLUMNS = "doc_id, title, source, acl, metadata, content_hash"
@@ -98,6 +99,7 @@ def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str |
     """Deletes, ACL updates and upserts in one transaction: on any error (or a crash) the index is as before."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+        conn.execute("SELECT set_config('work_mem', %s, true)", (WRITE_WORK_MEM,))  # sorts of a batch's postings
         if batch.upserts and encoder_name:
             bind_encoder(conn, encoder_name, int(batch.upserts[0].vectors.shape[1]))
         replaced = list(dict.fromkeys([*batch.deletes, *(w.document.doc_id for w in batch.upserts)]))
