@@ -211,8 +211,24 @@ def recall(settings: PgSettings, table: dict[str, np.ndarray]) -> dict[str, Any]
         out[user] = {name: round(float(np.mean(v)), 4) for name, v in scores.items()}
         out[user]["plain HNSW: mean results of 10"] = round(float(np.mean(returned)), 1)
     out["shipped plans"] = dict(shipped.dense_plans)
+    out["keyword top 10 vs exact BM25"] = keyword_agreement(shipped, exact, list(table))
     shipped.close()
     exact.close()
+    return out
+
+
+def keyword_agreement(capped: PostgresIndex, exact: PostgresIndex, questions: list[str]) -> dict[str, float]:
+    """Share of exact BM25's top 10 (every posting read) that the shipped ranking (capped per word) also returns."""
+    exact.keyword_per_term = None
+    out = {}
+    for user, groups in (("broad", USER_GROUPS), ("selective", SELECTIVE)):
+        access, shares = AccessFilter(groups=groups), []
+        for q in questions:
+            truth = {c.chunk_id for c in exact.keyword_candidates(q, access, 50)[:10]}
+            if truth:
+                shares.append(len(truth & {c.chunk_id for c in capped.keyword_candidates(q, access, 50)[:10]})
+                              / len(truth))
+        out[user] = round(float(np.mean(shares)), 4)
     return out
 
 
