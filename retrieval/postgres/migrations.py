@@ -123,6 +123,12 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 $$;
 REVOKE ALL ON FUNCTION boundloop.term_weights(text[]) FROM PUBLIC;
 DROP INDEX boundloop.chunks_tsv;         -- keyword search reads postings; the tsvector stays for the writer
+-- title links: `title_keys && names` could not use its GIN index under RLS (array overlap is not leakproof, so
+-- the policy ran first: a sequential scan for a broad user); each key's equality can (texteq is leakproof)
+DROP INDEX boundloop.chunks_title_keys;
+CREATE INDEX chunks_title_key_1 ON boundloop.chunks ((title_keys[1])) WHERE ordinal = 0;
+CREATE INDEX chunks_title_key_2 ON boundloop.chunks ((title_keys[2])) WHERE ordinal = 0;
+CREATE INDEX chunks_title_key_3 ON boundloop.chunks ((title_keys[3])) WHERE ordinal = 0;
 """),
 ]
 

@@ -1,5 +1,5 @@
-"""Keyword search uses its indexes under FORCE ROW LEVEL SECURITY: the plan, read with EXPLAIN as the reader for a
-user who may see 75% of the chunks, never scans `chunks` (or `postings`) sequentially.
+"""Keyword search (and title lookup) use their indexes under FORCE ROW LEVEL SECURITY: the plan, read with EXPLAIN as
+the reader for a user who may see 75% of the chunks, never scans `chunks` (or `postings`) sequentially.
 
 Before migration 4, this plan was a sequential scan of every chunk: the policy ran first and the full-text match
 `@@` (not leakproof) could not use its GIN index under RLS. Also checks that bulk batches rebuild the indexes
@@ -67,6 +67,20 @@ def test_keyword_plan_uses_indexes_for_a_broad_user(big, query):
     with psycopg.connect(big.reader_url) as conn:  # the reader is what searches use: it is confined by RLS
         assert conn.execute("SELECT relforcerowsecurity FROM pg_class WHERE oid = 'boundloop.chunks'::regclass"
                             ).fetchone() == (True,)
+
+
+def test_title_plan_uses_the_key_indexes_for_a_broad_user(big):
+    from retrieval.postgres import titles
+
+    params = {"keys": ["title 12", "title 3001"], "groups": sorted(BROAD), "limit": 10}
+    shown = plan(big.reader_url, titles._TITLE_SQL, params, BROAD)
+    assert "Seq Scan on chunks" not in shown and "chunks_title_key_1" in shown, shown
+    index = PostgresIndex(big)
+    try:
+        assert [c.chunk_id for c in index.title_candidates(["Title 3001", "title 12"], access(*BROAD), 10)] == [
+            "d3001#0"]  # d12 is legal's
+    finally:
+        index.close()
 
 
 def test_keyword_results_stay_within_the_groups_and_match_exact_bm25(big):
