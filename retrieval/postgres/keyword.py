@@ -6,10 +6,11 @@ entries, so a query reads the postings of its own lexemes (an index-only scan) a
 the winners' ids; the policies and the query's own ACL clause filter postings like chunks. No user syntax reaches
 the engine: the lexemes come from `content_terms()` (letters and digits only) through `to_tsvector`.
 
-Each lexeme's postings are ordered by their term-frequency factor (`impact`), and a ranking reads at most
-`POSTINGS_PER_TERM` permitted ones per lexeme. Below that many chunks per word the ranking is exact BM25; above it,
-a very common word stops adding to the chunks where it weighs least, which bounds the cost at any corpus size
-(measured against exact BM25 by `benchmarks/bench_backends.py`).
+Each lexeme's postings are ordered by their term-frequency factor (`impact`), and a first ranking reads at most
+`POSTINGS_PER_TERM` permitted ones per lexeme, which bounds the cost at any corpus size. Below that many chunks per
+word it is exact BM25; above it, a very common word stops adding to the chunks where it weighs least, so the best
+`max(4 x limit, RESCORED)` chunks of that ranking are scored again exactly from their own tsvector before the best
+`limit` are returned (measured against exact BM25 by `benchmarks/bench_backends.py`).
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from retrieval.query_terms import content_terms
 
 K1, B = 1.2, 0.75
 POSTINGS_PER_TERM = 4_000  # the most a ranking reads of one lexeme's postings (its best first; see the docstring)
+RESCORED = 200  # at least this many of the capped ranking's best are scored again, exactly, from their tsvector
 
+_TF = "cardinality(u.positions) + cardinality(array_positions(u.weights, 'A'))"  # a title occurrence counts twice
 # `term_weights` gives each lexeme's idf (only for lexemes the transaction's groups can see) and the average
-# chunk length; each lexeme then contributes its best permitted postings (by `impact`, an index-ordered scan that
-# stops early), and the ranking sums each chunk's exact BM25 terms over them
+# chunk length; each lexeme contributes its best permitted postings (by `impact`, an index-ordered scan that stops
+# early) to a first ranking; its best `pool` chunks are then scored exactly from their own tsvector (what a capped
+# common word left out comes back) and the best `limit` of those returned
 _KEYWORD_SQL = f"""
 WITH weights AS (
     SELECT w.lexeme, w.idf, {K1} * (1 - {B}) AS flat, {K1} * {B} / w.avgdl AS per_token
@@ -40,10 +44,16 @@ WITH weights AS (
     ) p
     GROUP BY p.chunk
     ORDER BY score DESC, p.chunk
-    LIMIT %(limit)s
+    LIMIT %(pool)s
+), exact AS (
+    SELECT c.chunk_id, c.id, sum(w.idf * f.tf * {K1 + 1} / (f.tf + w.flat + w.per_token * n.length)) AS score
+    FROM ranked r JOIN boundloop.chunks c ON c.id = r.chunk AND c.acl && %(groups)s::text[]
+    CROSS JOIN LATERAL (SELECT boundloop.token_count(c.tsv) AS length) n
+    CROSS JOIN LATERAL (SELECT u.lexeme, {_TF} AS tf FROM unnest(c.tsv) u) f
+    JOIN weights w ON w.lexeme = f.lexeme
+    GROUP BY c.chunk_id, c.id
 )
-SELECT c.chunk_id, r.score FROM ranked r JOIN boundloop.chunks c ON c.id = r.chunk
-ORDER BY r.score DESC, r.chunk
+SELECT chunk_id, score FROM exact ORDER BY score DESC, id LIMIT %(limit)s
 """
 
 
@@ -62,6 +72,7 @@ def keyword_candidates(conn: psycopg.Connection, query: str, access: AccessFilte
     text = query_text(query)
     if text is None or limit <= 0 or access.matches_nothing:
         return []
-    params = {"query": text, "groups": sorted(access.groups), "limit": limit, "per_term": per_term}
+    pool = limit if per_term is None else max(limit * 4, RESCORED)  # reading every posting is exact already
+    params = {"query": text, "groups": sorted(access.groups), "limit": limit, "per_term": per_term, "pool": pool}
     rows = conn.execute(_KEYWORD_SQL, params).fetchall()
     return [Candidate(chunk_id, float(score)) for chunk_id, score in rows]

@@ -60,7 +60,7 @@ def plan(url: str, sql: str, params: dict[str, object], groups: tuple[str, ...])
 @pytest.mark.parametrize("query", ["harbour lighthouse keeper", "w0 w1 w2 harbour", "w3 island ferry w5 w8"])
 def test_keyword_plan_uses_indexes_for_a_broad_user(big, query):
     params = {"query": keyword.query_text(query), "groups": sorted(BROAD), "limit": 50,
-              "per_term": keyword.POSTINGS_PER_TERM}
+              "per_term": keyword.POSTINGS_PER_TERM, "pool": keyword.RESCORED}
     shown = plan(big.reader_url, keyword._KEYWORD_SQL, params, BROAD)
     assert "Seq Scan on chunks" not in shown and "Seq Scan on postings" not in shown, shown
     assert "Index Only Scan using postings_lexeme on postings" in shown, shown
