@@ -9,7 +9,7 @@ the engine: the lexemes come from `content_terms()` (letters and digits only) th
 Each lexeme's postings are ordered by their term-frequency factor (`impact`), and a first ranking reads at most
 `POSTINGS_PER_TERM` permitted ones per lexeme, which bounds the cost at any corpus size. Below that many chunks per
 word it is exact BM25; above it, a very common word stops adding to the chunks where it weighs least, so the best
-`max(4 x limit, RESCORED)` chunks of that ranking are scored again exactly from their own tsvector before the best
+`max(2 x limit, RESCORED)` chunks of that ranking are scored again exactly from their own tsvector before the best
 `limit` are returned (measured against exact BM25 by `benchmarks/bench_backends.py`).
 """
 
@@ -23,7 +23,7 @@ from retrieval.query_terms import content_terms
 
 K1, B = 1.2, 0.75
 POSTINGS_PER_TERM = 4_000  # the most a ranking reads of one lexeme's postings (its best first; see the docstring)
-RESCORED = 200  # at least this many of the capped ranking's best are scored again, exactly, from their tsvector
+RESCORED = 100  # at least this many of the capped ranking's best are scored again, exactly, from their tsvector
 
 _TF = "cardinality(u.positions) + cardinality(array_positions(u.weights, 'A'))"  # a title occurrence counts twice
 # `term_weights` gives each lexeme's idf (only for lexemes the transaction's groups can see) and the average
@@ -35,7 +35,8 @@ WITH weights AS (
     SELECT w.lexeme, w.idf, {K1} * (1 - {B}) AS flat, {K1} * {B} / w.avgdl AS per_token
     FROM boundloop.term_weights(tsvector_to_array(to_tsvector('english', %(query)s))) w
 ), ranked AS (
-    SELECT p.chunk, sum(w.idf * p.tf * {K1 + 1} / (p.tf + w.flat + w.per_token * p.length)) AS score
+    SELECT p.chunk, max(p.length) AS length,
+           sum(w.idf * p.tf * {K1 + 1} / (p.tf + w.flat + w.per_token * p.length)) AS score
     FROM weights w CROSS JOIN LATERAL (
         SELECT p.chunk, p.tf, p.length FROM boundloop.postings p
         WHERE p.lexeme = w.lexeme AND p.acl && %(groups)s::text[]
@@ -46,12 +47,11 @@ WITH weights AS (
     ORDER BY score DESC, p.chunk
     LIMIT %(pool)s
 ), exact AS (
-    SELECT c.chunk_id, c.id, sum(w.idf * f.tf * {K1 + 1} / (f.tf + w.flat + w.per_token * n.length)) AS score
+    SELECT c.chunk_id, c.id, (
+        SELECT sum(w.idf * f.tf * {K1 + 1} / (f.tf + w.flat + w.per_token * r.length))
+        FROM unnest(c.tsv) u JOIN weights w ON w.lexeme = u.lexeme CROSS JOIN LATERAL (SELECT {_TF} AS tf) f
+    ) AS score
     FROM ranked r JOIN boundloop.chunks c ON c.id = r.chunk AND c.acl && %(groups)s::text[]
-    CROSS JOIN LATERAL (SELECT boundloop.token_count(c.tsv) AS length) n
-    CROSS JOIN LATERAL (SELECT u.lexeme, {_TF} AS tf FROM unnest(c.tsv) u) f
-    JOIN weights w ON w.lexeme = f.lexeme
-    GROUP BY c.chunk_id, c.id
 )
 SELECT chunk_id, score FROM exact ORDER BY score DESC, id LIMIT %(limit)s
 """
@@ -72,7 +72,7 @@ def keyword_candidates(conn: psycopg.Connection, query: str, access: AccessFilte
     text = query_text(query)
     if text is None or limit <= 0 or access.matches_nothing:
         return []
-    pool = limit if per_term is None else max(limit * 4, RESCORED)  # reading every posting is exact already
+    pool = limit if per_term is None else max(limit * 2, RESCORED)  # reading every posting is exact already
     params = {"query": text, "groups": sorted(access.groups), "limit": limit, "per_term": per_term, "pool": pool}
     rows = conn.execute(_KEYWORD_SQL, params).fetchall()
     return [Candidate(chunk_id, float(score)) for chunk_id, score in rows]
