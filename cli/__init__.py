@@ -1,1 +1,4 @@
 """The `boundloop` command line."""
+
+__version__ = "0.1.0"
+"""The package version (pyproject.toml reads it from here)."""

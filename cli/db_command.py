@@ -10,8 +10,7 @@ import sys
 from policies.errors import BoundloopError
 
 
-def add_db(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("db", help="set up a PostgreSQL index database (see docs/postgres.md)")
+def add_db(p: argparse.ArgumentParser) -> None:
     actions = p.add_subparsers(dest="db_command", metavar="ACTION")
     init = actions.add_parser(
         "init", help="create or tighten the writer and reader roles, create pgvector, migrate, print the URLs",

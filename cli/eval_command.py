@@ -19,8 +19,7 @@ if TYPE_CHECKING:
     from evals.report_model import EvalReport
 
 
-def add_eval(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("eval", help="score the loop against one-hop and untargeted baselines on a dataset")
+def add_eval(p: argparse.ArgumentParser) -> None:
     p.add_argument("dataset", choices=DATASET_NAMES, help="dataset format")
     p.add_argument("path", help="the dataset file (or folder for contoso, sec10q and demo)")
     p.add_argument("--limit", type=int, help="only the first N questions")

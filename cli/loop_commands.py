@@ -7,14 +7,13 @@ import json
 from datetime import datetime
 from typing import Any
 
+from cli.inputs import require_text_and_user
 from cli.jsonl import run_batch
 from cli.workspace import Workspace, add_location_args
 from graph.stats import summarise
-from policies.errors import BoundloopError
 
 
-def add_ask(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ask", help="ask a question: cited claims, a fallback list, or an honest abstention")
+def add_ask(p: argparse.ArgumentParser) -> None:
     p.add_argument("question", nargs="?", help="the question")
     p.add_argument("--user", help="the user to ask as (from the directory)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -24,16 +23,14 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_ask)
 
 
-def add_trace(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("trace", help="print every transition of a past run")
+def add_trace(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_id")
     p.add_argument("--json", action="store_true")
     add_location_args(p)
     p.set_defaults(run=run_trace)
 
 
-def add_stats(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("stats", help="hops per class and limit hits over past runs")
+def add_stats(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
     add_location_args(p)
     p.set_defaults(run=run_stats)
@@ -60,12 +57,12 @@ def _print_result(result: dict[str, Any]) -> None:
 
 
 def run_ask(args: argparse.Namespace) -> int:
+    if not args.batch:
+        require_text_and_user("ask", "QUESTION", args.question, args.user)
     workspace = Workspace.open(args.index, args.directory)
     if args.batch:
         return run_batch(args.batch, args.out, lambda user, question: workspace.runner.ask(question, user),
                          desc="asking")
-    if not args.question or not args.user:
-        raise BoundloopError("ask needs a QUESTION and --user NAME (or --batch FILE.jsonl)")
     result = workspace.runner.ask(args.question, args.user)
     if args.json:
         print(json.dumps(result, indent=2))

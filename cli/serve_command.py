@@ -14,8 +14,7 @@ DEMO_CONFLICT = ("--demo serves the bundled demo corpus with its own directory: 
                  "(and unset BOUNDLOOP_INDEX and BOUNDLOOP_DIRECTORY)")
 
 
-def add_serve(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="serve the HTTP API (POST /ask, /ask/stream, /ingest; GET /runs, /metrics)")
+def add_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
@@ -25,6 +24,8 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
                    help="serve the bundled demo corpus and accept its published demo keys (demo-key-<user>); "
                         "never outside a demo")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument("--access-log", choices=["text", "json", "off"],
+                   help="one line per request: text (default), json, or off ($BOUNDLOOP_ACCESS_LOG)")
     p.set_defaults(run=run_serve)
 
 
@@ -49,6 +50,11 @@ def run_serve(args: argparse.Namespace) -> int:
         os.environ["BOUNDLOOP_DIRECTORY"] = args.directory
     os.environ["BOUNDLOOP_DEMO"] = "1" if args.demo else ""
     open_directory(ServiceSettings.from_env())
+    if args.access_log:
+        os.environ["BOUNDLOOP_ACCESS_LOG"] = args.access_log
+    from service.access_log import format_from_env
+
+    format_from_env()  # a bad BOUNDLOOP_ACCESS_LOG is a clear error here, not a crash in every worker
     metrics_dir = None
     if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # Each worker writes its samples here; /metrics on any worker sums them all.

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from retrieval.backend import Encoder
+from retrieval.cache import cache_dir
 from retrieval.chunking import CHUNKER_VERSION
 from retrieval.documents import Document
-from retrieval.embeddings import cache_dir
 from retrieval.ingest import ingest
 from retrieval.sqlite_index import SqliteIndex
 

@@ -6,6 +6,7 @@ None ("go") or the reason to stop. The clock is read by the caller and passed in
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from typing import Literal
@@ -29,18 +30,29 @@ class BudgetLimits:
     def from_env(cls) -> BudgetLimits:
         """Limits from `BOUNDLOOP_MAX_HOPS`, `_MAX_TOKENS`, `_MAX_SECONDS`, `_MAX_RETRIEVAL_CALLS`."""
         defaults = cls()
-        try:
-            limits = cls(
-                max_hops=int(os.environ.get("BOUNDLOOP_MAX_HOPS", defaults.max_hops)),
-                max_tokens=int(os.environ.get("BOUNDLOOP_MAX_TOKENS", defaults.max_tokens)),
-                max_seconds=float(os.environ.get("BOUNDLOOP_MAX_SECONDS", defaults.max_seconds)),
-                max_retrieval_calls=int(os.environ.get("BOUNDLOOP_MAX_RETRIEVAL_CALLS", defaults.max_retrieval_calls)),
-            )
-        except ValueError as exc:
-            raise BoundloopError(f"a BOUNDLOOP_MAX_* setting is not a number: {exc}") from None
-        if min(limits.max_hops, limits.max_tokens, limits.max_retrieval_calls) < 1 or limits.max_seconds <= 0:
-            raise BoundloopError("BOUNDLOOP_MAX_* settings must be positive")
-        return limits
+        return cls(
+            max_hops=int(_positive_setting("BOUNDLOOP_MAX_HOPS", defaults.max_hops, whole=True)),
+            max_tokens=int(_positive_setting("BOUNDLOOP_MAX_TOKENS", defaults.max_tokens, whole=True)),
+            max_seconds=_positive_setting("BOUNDLOOP_MAX_SECONDS", defaults.max_seconds, whole=False),
+            max_retrieval_calls=int(
+                _positive_setting("BOUNDLOOP_MAX_RETRIEVAL_CALLS", defaults.max_retrieval_calls, whole=True)
+            ),
+        )
+
+
+def _positive_setting(name: str, default: float, whole: bool) -> float:
+    """A limit from the environment; an unset or blank variable keeps the default, anything else must be valid."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw) if whole else float(raw)
+    except ValueError:
+        kind = "a whole number" if whole else "a number of seconds"
+        raise BoundloopError(f"{name}={raw!r} is not {kind}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise BoundloopError(f"{name}={raw!r} must be positive")
+    return value
 
 
 @dataclass(frozen=True)

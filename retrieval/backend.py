@@ -56,19 +56,41 @@ class DocumentWrite:
 
 @dataclass(frozen=True)
 class AclUpdate:
-    """A document whose content is unchanged and whose ACL is new: its rows take the ACL, its vectors stay."""
+    """A document whose content is unchanged and whose ACL (or origin) is new.
+
+    Its rows take the ACL and origin; its chunks and vectors stay.
+    """
 
     doc_id: str
     acl: tuple[str, ...]
     content_hash: str
+    origin: str = ""
+    previous_hash: str = ""
+    """The stored fingerprint the ingest compared against (an older scheme's, when it upgrades one)."""
 
 
 @dataclass(frozen=True)
 class StoredDocument:
-    """What an index keeps of a document to tell what a later ingest changes."""
+    """What an index keeps of a document to tell what a later ingest changes, and where it came from."""
 
     content_hash: str
     acl: tuple[str, ...]
+    source: str = ""
+    origin: str = ""
+
+    def same_labels(self, acl: tuple[str, ...], origin: str) -> bool:
+        return set(self.acl) == set(acl) and self.origin == origin
+
+
+@dataclass
+class Applied:
+    """What a backend did with a batch, judged against the index as it was inside the write transaction."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    chunks_written: int = 0
 
 
 @dataclass
@@ -102,7 +124,12 @@ class IndexBackend(Protocol):
 
     def stored_documents(self) -> dict[str, StoredDocument]: ...
 
-    def apply(self, batch: WriteBatch, encoder_name: str | None) -> None: ...
+    def apply(self, batch: WriteBatch, encoder_name: str | None) -> Applied:
+        """Write the batch in one transaction, reconciled first with what the index holds under the write lock.
+
+        See `retrieval.write_plan.reconcile`: the counts stay right when two ingests overlap.
+        """
+        ...
 
     def stats(self) -> dict[str, int]: ...
 

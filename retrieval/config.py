@@ -8,8 +8,9 @@ from pathlib import Path
 
 from policies.entitlements import Directory, EntitlementResolver
 from retrieval.backend import IndexBackend
-from retrieval.embeddings import cache_dir
+from retrieval.cache import cache_dir
 from retrieval.errors import IndexStoreError
+from retrieval.sqlite_schema import INDEX_FILE
 
 DEMO_ROOT = Path(__file__).resolve().parent.parent / "demo"
 
@@ -33,14 +34,20 @@ def resolve_locations(index: str | None = None, directory: str | None = None) ->
     directory = directory or os.environ.get("BOUNDLOOP_DIRECTORY") or None
     if index is None:
         return Locations(str(demo_index_dir()), Path(directory) if directory else DEMO_ROOT / "directory.yaml", True)
+    if not is_server_url(index) and not (Path(index) / INDEX_FILE).is_file():
+        raise IndexStoreError(f"no index at {index} (run `boundloop ingest PATH --index {index}` to build one)")
     if directory is None:
         raise IndexStoreError("no directory file: pass --directory FILE or set BOUNDLOOP_DIRECTORY")
     return Locations(index, Path(directory), False)
 
 
+def is_server_url(index: str) -> bool:
+    return index.startswith(("postgresql://", "postgres://"))
+
+
 def open_backend(index: str, create: bool = False) -> IndexBackend:
     """The backend for an index location: a folder for the embedded index, postgresql://... for the server one."""
-    if index.startswith(("postgresql://", "postgres://")):
+    if is_server_url(index):
         try:
             from retrieval.postgres import PostgresIndex
         except ImportError:

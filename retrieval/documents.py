@@ -12,7 +12,11 @@ from pydantic import BaseModel, Field
 
 @dataclass(frozen=True)
 class Document:
-    """One source document with its access list. `pages` is set for paginated sources (PDF)."""
+    """One source document with its access list. `pages` is set for paginated sources (PDF).
+
+    `origin` is the real path of the file or folder it was ingested from: `ingest --sync` removes the documents of
+    an origin that it no longer holds. It is bookkeeping, not content: it is left out of the fingerprint.
+    """
 
     doc_id: str
     title: str
@@ -21,6 +25,9 @@ class Document:
     source: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
     pages: tuple[str, ...] | None = None
+    origin: str = ""
+    acl_given: bool = True
+    """False when the source named no ACL at all (`--default-acl` applies); an explicit empty list is given."""
 
     def content_hash(self, salt: str) -> str:
         """A fingerprint of everything that shapes the document's chunks; `salt` names chunker and encoder.
@@ -44,10 +51,15 @@ def _digest(parts: list[Any]) -> str:
 
 @dataclass(frozen=True)
 class LoadProblem:
-    """A file or line that could not be read; reported and skipped."""
+    """A file or line that could not be read; reported and skipped.
+
+    `source` is the document source the file would have had (folders), so that a sync keeps that document; empty
+    when unknown (a bad JSONL line).
+    """
 
     location: str
     message: str
+    source: str = ""
 
 
 @dataclass(frozen=True)

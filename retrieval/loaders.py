@@ -1,6 +1,8 @@
 """Read documents from a JSONL file or a folder of .md, .txt, .html and .pdf files.
 
-Loaders yield `Document`s and `LoadProblem`s; a bad file or line is reported with its location and skipped.
+Loaders yield `Document`s and `LoadProblem`s; a bad file or line is reported with its location. A JSONL document's
+default `source` is the file's real path, a folder document's its path inside the folder, and `origin` is the real
+path of the file or folder: how a path is spelled never changes either.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import yaml
 
 from retrieval.documents import Document, LoadProblem
 from retrieval.errors import IngestError
+from retrieval.folder_walk import walk_folder
+from retrieval.pdf_text import read_pdf
 
 FOLDER_SUFFIXES = {".md", ".markdown", ".txt", ".html", ".htm", ".pdf"}
 MANIFEST_NAMES = ("acl.json", "acl.yaml", "acl.yml")
@@ -25,10 +29,10 @@ _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
 LoadItem = Document | LoadProblem
 
 
-def load_path(path: Path) -> Iterator[LoadItem]:
+def load_path(path: Path, follow_links: bool = False) -> Iterator[LoadItem]:
     """Documents from a JSONL file or a folder; anything else is an `IngestError` before anything is read."""
     if path.is_dir():
-        return load_folder(path)
+        return load_folder(path, follow_links)
     if path.is_file() and path.suffix in {".jsonl", ".ndjson"}:
         return load_jsonl(path)
     if not path.exists():
@@ -46,7 +50,9 @@ def _acl_list(value: Any) -> tuple[str, ...] | None:
 
 
 def load_jsonl(path: Path) -> Iterator[LoadItem]:
-    """One document per line: {"id", "title", "text", "acl", "source"?, "metadata"?}."""
+    """One document per line: {"id", "title", "text", "acl", "source"?, "metadata"?}; a repeated id is a bad line."""
+    origin = str(path.resolve())
+    first_line: dict[str, int] = {}
     with path.open(encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
@@ -57,17 +63,24 @@ def load_jsonl(path: Path) -> Iterator[LoadItem]:
             except json.JSONDecodeError as exc:
                 yield LoadProblem(where, f"broken JSON: {exc.msg} (column {exc.colno})")
                 continue
-            yield _document_from_row(row, where)
+            item = _document_from_row(row, where, origin)
+            if isinstance(item, Document):
+                if item.doc_id in first_line:
+                    item = LoadProblem(where, f"duplicate document id {item.doc_id!r} (first on line "
+                                              f"{first_line[item.doc_id]})")
+                else:
+                    first_line[item.doc_id] = number
+            yield item
 
 
-def _document_from_row(row: Any, where: str) -> LoadItem:
+def _document_from_row(row: Any, where: str, origin: str) -> LoadItem:
     if not isinstance(row, dict):
         return LoadProblem(where, "expected a JSON object")
     missing = [k for k in ("id", "text") if not isinstance(row.get(k), str) or not row[k].strip()]
     if missing:
         return LoadProblem(where, f"missing or empty string field(s): {', '.join(missing)}")
     acl: tuple[str, ...] = ()
-    if row.get("acl") is not None:
+    if row.get("acl") is not None:  # absent or null: no ACL (`--default-acl` applies); [] stays visible to nobody
         parsed = _acl_list(row["acl"])
         if parsed is None:
             return LoadProblem(where, "'acl' must be a list of group names")
@@ -80,8 +93,10 @@ def _document_from_row(row: Any, where: str) -> LoadItem:
         title=str(row.get("title") or row["id"]),
         text=row["text"],
         acl=acl,
-        source=str(row.get("source") or where.rsplit(":", 1)[0]),
+        source=str(row.get("source") or origin),
         metadata=metadata,
+        origin=origin,
+        acl_given=row.get("acl") is not None,
     )
 
 
@@ -130,9 +145,12 @@ class AclManifest:
 
     @classmethod
     def find(cls, folder: Path) -> AclManifest:
+        root = folder.resolve()
         for name in MANIFEST_NAMES:
             path = folder / name
             if path.is_file():
+                if path.is_symlink() and root not in path.resolve().parents:
+                    raise IngestError(f"ACL manifest {path} is a symbolic link out of the folder; not read")
                 return cls.load(path)
         return cls([])
 
@@ -153,13 +171,13 @@ class AclManifest:
             rules.append((str(pattern), acl))
         return cls(rules)
 
-    def acl_for(self, relative: str) -> tuple[str, ...]:
-        """The groups of the first glob that matches; none matches means no ACL (visible to nobody)."""
+    def acl_for(self, relative: str) -> tuple[str, ...] | None:
+        """The groups of the first glob that matches; None when none matches (no ACL: visible to nobody)."""
         name = relative.rsplit("/", 1)[-1]
         for pattern, acl in self.rules:
             if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(name, pattern):
                 return acl
-        return ()
+        return None
 
 
 def _split_front_matter(text: str, where: str) -> tuple[dict[str, Any], str]:
@@ -175,22 +193,6 @@ def _split_front_matter(text: str, where: str) -> tuple[dict[str, Any], str]:
     return meta, text[match.end():]
 
 
-def _read_pdf(path: Path) -> tuple[str, tuple[str, ...]]:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
-    try:
-        reader = PdfReader(str(path))
-        pages = tuple((page.extract_text() or "").strip() for page in reader.pages)
-        metadata = reader.metadata
-        title = str(metadata.get("/Title") or "") if metadata else ""
-    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
-        raise ValueError(f"unreadable PDF: {exc}") from None
-    if not any(pages):
-        raise ValueError("unreadable PDF: no extractable text")
-    return title, pages
-
-
 def _first_heading(body: str) -> str:
     for line in body.splitlines():
         stripped = line.strip()
@@ -199,34 +201,36 @@ def _first_heading(body: str) -> str:
     return ""
 
 
-def load_file(path: Path, relative: str, manifest: AclManifest) -> LoadItem:
+def load_file(path: Path, relative: str, manifest: AclManifest, origin: str = "") -> LoadItem:
     """One file of a folder as a document, or the problem that stopped it."""
+    where = str(path)
     try:
         pages: tuple[str, ...] | None = None
         meta: dict[str, Any] = {}
         title = ""
-        if path.suffix == ".pdf":
-            title, pages = _read_pdf(path)
+        if path.suffix.lower() == ".pdf":
+            title, pages = read_pdf(path)
             body = "\n\n".join(pages)
         else:
             raw = path.read_text(encoding="utf-8")
             meta, body = _split_front_matter(raw, relative)
             title = ""
-            if path.suffix in {".html", ".htm"}:
+            if path.suffix.lower() in {".html", ".htm"}:
                 parser = _HtmlText()
                 parser.feed(body)
                 title, body = parser.title.strip(), "".join(parser.parts)
             title = title or _first_heading(body)
     except UnicodeDecodeError:
-        return LoadProblem(str(path), "not UTF-8 text")
+        return LoadProblem(where, "not UTF-8 text", relative)
     except (OSError, ValueError) as exc:
-        return LoadProblem(str(path), str(exc))
+        return LoadProblem(where, str(exc), relative)
     if not body.strip():
-        return LoadProblem(str(path), "no text")
+        return LoadProblem(where, "no text", relative)
+    acl: tuple[str, ...] | None
     if "acl" in meta:
         acl = _acl_list(meta["acl"])
         if acl is None:
-            return LoadProblem(str(path), "front matter 'acl' must be a list of group names")
+            return LoadProblem(where, "front matter 'acl' must be a list of group names", relative)
     else:
         acl = manifest.acl_for(relative)
     doc_id = str(meta.get("id") or relative.rsplit(".", 1)[0])
@@ -235,16 +239,21 @@ def load_file(path: Path, relative: str, manifest: AclManifest) -> LoadItem:
         doc_id=doc_id,
         title=str(meta.get("title") or title or path.stem),
         text=body.strip(),
-        acl=acl,
+        acl=acl or (),
         source=relative,
         metadata=json.loads(json.dumps(extra, default=str)),
         pages=pages,
+        origin=origin,
+        acl_given=acl is not None,
     )
 
 
-def load_folder(folder: Path) -> Iterator[LoadItem]:
-    """Every supported file below `folder`, in a stable order."""
+def load_folder(folder: Path, follow_links: bool = False) -> Iterator[LoadItem]:
+    """Every supported file below `folder`, in a stable order; links that are not followed come back as problems."""
     manifest = AclManifest.find(folder)
-    for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix.lower() in FOLDER_SUFFIXES:
-            yield load_file(path, path.relative_to(folder).as_posix(), manifest)
+    origin = str(folder.resolve())
+    for entry in walk_folder(folder, FOLDER_SUFFIXES, follow_links):
+        if entry.skipped:
+            yield LoadProblem(str(folder / entry.relative), entry.skipped, entry.relative)
+        else:
+            yield load_file(entry.path, entry.relative, manifest, origin)

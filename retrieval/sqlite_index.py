@@ -13,19 +13,25 @@ from pathlib import Path
 import numpy as np
 
 from policies.entitlements import AccessFilter
-from retrieval.backend import AclUpdate, Candidate, DocumentWrite, StoredChunk, StoredDocument, WriteBatch
+from retrieval.backend import AclUpdate, Applied, Candidate, DocumentWrite, StoredChunk, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.private_files import private_database, private_folder
 from retrieval.query_terms import content_terms
-from retrieval.sqlite_schema import connect
+from retrieval.sqlite_schema import INDEX_FILE, connect
 from retrieval.titles import TitleLexicon
 from retrieval.vector_cache import VectorCache
+from retrieval.write_plan import batch_doc_ids, reconcile
 
-INDEX_FILE = "index.db"
 KEYWORD_SQL = (
     "SELECT rowid, bm25(chunks_fts, 2.0, 1.0, 0.0) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?"
 )
 DEADLINE_CHECK_STEPS = 20_000  # SQLite VM instructions between two looks at a timed query's deadline
+_STORED_COLUMNS = "doc_id, content_hash, acl, source, origin"
+
+
+def _stored(rows: list[tuple[str, str, str, str, str]]) -> dict[str, StoredDocument]:
+    return {doc_id: StoredDocument(digest, tuple(json.loads(acl)), source, origin)
+            for doc_id, digest, acl, source, origin in rows}
 
 
 class SqliteIndex:
@@ -164,8 +170,18 @@ class SqliteIndex:
 
     def stored_documents(self) -> dict[str, StoredDocument]:
         with self._lock:
-            rows = self._conn.execute("SELECT doc_id, content_hash, acl FROM documents").fetchall()
-        return {doc_id: StoredDocument(digest, tuple(json.loads(acl))) for doc_id, digest, acl in rows}
+            rows = self._conn.execute(f"SELECT {_STORED_COLUMNS} FROM documents").fetchall()
+        return _stored(rows)
+
+    def _stored_now(self, doc_ids: list[str]) -> dict[str, StoredDocument]:
+        """The stored documents among `doc_ids`, read on the main connection (inside the caller's transaction)."""
+        rows = []
+        for start in range(0, len(doc_ids), 500):
+            part = doc_ids[start : start + 500]
+            rows += self._conn.execute(
+                f"SELECT {_STORED_COLUMNS} FROM documents WHERE doc_id IN ({','.join('?' * len(part))})", part
+            ).fetchall()
+        return _stored(rows)
 
     def stats(self) -> dict[str, int]:
         with self._lock:
@@ -173,12 +189,13 @@ class SqliteIndex:
             chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
         return {"documents": documents, "chunks": chunks}
 
-    def apply(self, batch: WriteBatch, encoder_name: str | None) -> None:
+    def apply(self, batch: WriteBatch, encoder_name: str | None) -> Applied:
         """Apply a whole batch in one transaction: on any error the index is exactly as before."""
         with self._lock:
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")
             try:
+                batch, applied = reconcile(batch, self._stored_now(batch_doc_ids(batch)))
                 if batch.upserts and encoder_name:
                     self._check_encoder(encoder_name, batch)
                 for doc_id in batch.deletes:
@@ -187,13 +204,13 @@ class SqliteIndex:
                     self._write_acl(update)
                 for write in batch.upserts:
                     self._write_document(write)
-                conn.execute(
-                    "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='generation'"
-                )
+                if batch.upserts or batch.deletes or batch.acl_updates:
+                    conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='generation'")
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+        return applied
 
     def _check_encoder(self, encoder_name: str, batch: WriteBatch) -> None:
         stored = self._meta("encoder")
@@ -208,8 +225,10 @@ class SqliteIndex:
         conn.execute("DELETE FROM documents WHERE doc_id=?", (doc.doc_id,))
         acl_json = json.dumps(sorted(doc.acl))
         conn.execute(
-            "INSERT INTO documents VALUES (?,?,?,?,?,?,?)",
-            (doc.doc_id, doc.title, doc.source, acl_json, json.dumps(doc.metadata), write.content_hash, time.time()),
+            "INSERT INTO documents (doc_id, title, source, acl, metadata, content_hash, updated_at, origin) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (doc.doc_id, doc.title, doc.source, acl_json, json.dumps(doc.metadata), write.content_hash, time.time(),
+             doc.origin),
         )
         tokens = " ".join(self._ensure_group_tokens(doc.acl))
         conn.executemany(
@@ -226,12 +245,15 @@ class SqliteIndex:
         """A new ACL on a document, its chunks and their full-text ACL tokens; text and vectors stay as they are."""
         conn = self._conn
         acl_json = json.dumps(sorted(update.acl))
+        before = conn.execute("SELECT acl FROM documents WHERE doc_id=?", (update.doc_id,)).fetchone()
         found = conn.execute(
-            "UPDATE documents SET acl=?, content_hash=?, updated_at=? WHERE doc_id=?",
-            (acl_json, update.content_hash, time.time(), update.doc_id),
+            "UPDATE documents SET acl=?, content_hash=?, origin=?, updated_at=? WHERE doc_id=?",
+            (acl_json, update.content_hash, update.origin, time.time(), update.doc_id),
         ).rowcount
         if not found:
             raise IndexStoreError(f"document {update.doc_id!r} was removed during the ingest: run it again")
+        if before is not None and before[0] == acl_json:
+            return  # only the origin moved: the chunks keep their labels
         tokens = " ".join(self._ensure_group_tokens(update.acl))
         # chunks_fts has external content and no update trigger: take the old tokens out, then index the new ones
         conn.execute(

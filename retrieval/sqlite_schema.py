@@ -6,7 +6,8 @@ import sqlite3
 
 from retrieval.errors import IndexStoreError
 
-SCHEMA_VERSION = 1
+INDEX_FILE = "index.db"  # the database inside an index folder
+SCHEMA_VERSION = 2  # 2: documents.origin (the file or folder a document was ingested from)
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -17,7 +18,8 @@ CREATE TABLE IF NOT EXISTS documents (
     acl TEXT NOT NULL,            -- JSON list of groups; [] means visible to nobody
     metadata TEXT NOT NULL,
     content_hash TEXT NOT NULL,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    origin TEXT NOT NULL DEFAULT ''   -- real path of the ingested file or folder; '' for uploads and older rows
 );
 CREATE TABLE IF NOT EXISTS groups (name TEXT PRIMARY KEY, gid INTEGER UNIQUE NOT NULL);
 CREATE TABLE IF NOT EXISTS chunks (
@@ -63,6 +65,22 @@ def connect(path: str, create: bool) -> sqlite3.Connection:
     except sqlite3.DatabaseError as exc:
         raise IndexStoreError(f"cannot open index {path}: {exc}") from None
     version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-    if version is None or int(version[0]) != SCHEMA_VERSION:
+    if version is not None and int(version[0]) == 1:
+        _upgrade_from_1(conn)
+        version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    if version is None or int(version[0]) not in (1, SCHEMA_VERSION):
         raise IndexStoreError(f"index {path} has schema version {version and version[0]}, expected {SCHEMA_VERSION}")
     return conn
+
+
+def _upgrade_from_1(conn: sqlite3.Connection) -> None:
+    """Add `documents.origin` in place. A read-only index stays at version 1: searches do not read the column."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        if not any(row[1] == "origin" for row in conn.execute("PRAGMA table_info(documents)")):
+            conn.execute("ALTER TABLE documents ADD COLUMN origin TEXT NOT NULL DEFAULT ''")
+        conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+        conn.execute("COMMIT")
+    except sqlite3.OperationalError:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")

@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
+from service.access_log import AccessLogFormat, AccessLogMiddleware, format_from_env
 from service.error_handlers import install_error_handlers
 from service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
 from service.rate_limit_middleware import RateLimitMiddleware
@@ -25,13 +26,18 @@ from service.routes_runs import router as runs_router
 from service.settings import ServiceSettings
 from service.state import ServiceState, build_state
 from service.web import install_web
+from service.web import router as web_router
 
 ROUTERS = (ask_router, runs_router, ingest_router, ops_router, me_router)
 
 
 def create_app(state: ServiceState | None = None,
-               state_factory: Callable[[], ServiceState] | None = None) -> FastAPI:
-    """The service over `state`; or over `state_factory()` (default: from the environment), built at startup."""
+               state_factory: Callable[[], ServiceState] | None = None,
+               access_log_format: AccessLogFormat | None = None) -> FastAPI:
+    """The service over `state`; or over `state_factory()` (default: from the environment), built at startup.
+
+    The access log's form is `access_log_format`, else `BOUNDLOOP_ACCESS_LOG` (see `service.access_log`).
+    """
     settings = state.settings if state else ServiceSettings.from_env()
     factory = state_factory or (lambda: build_state(settings))
 
@@ -63,7 +69,8 @@ def create_app(state: ServiceState | None = None,
     app.add_middleware(BodyLimitMiddleware, limits={"/ingest": settings.max_ingest_bytes},
                        default=settings.max_body_bytes)
     app.add_middleware(RateLimitMiddleware, per_key=settings.rate_per_key, per_address=settings.rate_per_address)
-    app.add_middleware(RequestMetricsMiddleware, paths=frozenset(
-        route.path for router in ROUTERS for route in router.routes if hasattr(route, "path")
-    ))
+    paths = frozenset(route.path for router in ROUTERS for route in router.routes if hasattr(route, "path"))
+    app.add_middleware(RequestMetricsMiddleware, paths=paths)
+    app.add_middleware(AccessLogMiddleware, form=access_log_format or format_from_env(),  # outermost
+                       paths=paths | {route.path for route in web_router.routes if hasattr(route, "path")})
     return app

@@ -29,7 +29,9 @@ State = Annotated[ServiceState, Depends(service_state)]
 def current_user(request: Request, state: State, _bearer_doc: Annotated[object, Depends(_bearer)],
                  api_key: Annotated[str | None, Depends(_api_key)]) -> str:
     """The user the credential belongs to; the request body never names the user."""
-    return state.identity.user_for(request.headers.get("authorization"), api_key)
+    user = state.identity.user_for(request.headers.get("authorization"), api_key)
+    request.state.user = user  # for the access log
+    return user
 
 
 CurrentUser = Annotated[str, Depends(current_user)]

@@ -33,17 +33,13 @@ def parse_upload(data: bytes, source: str) -> list[Document]:
         path = Path(folder) / "upload.jsonl"
         path.write_text(text, encoding="utf-8")
         items = list(load_jsonl(path))
-    problems: list[tuple[str, str]] = []
+    problems: list[tuple[str, str]] = []  # a repeated id is a bad line too (`load_jsonl`)
     documents: list[Document] = []
-    seen: set[str] = set()
     for item in items:
         if isinstance(item, LoadProblem):
             problems.append((f"line {item.location.rsplit(':', 1)[-1]}", item.message))
-        elif item.doc_id in seen:
-            problems.append((f"document {item.doc_id}", "duplicate document id in this upload"))
-        else:
-            seen.add(item.doc_id)
-            documents.append(replace(item, source=source) if item.source == str(path) else item)
+        else:  # the temporary file is no document's source or origin
+            documents.append(replace(item, source=source if item.source == item.origin else item.source, origin=""))
     if problems:
         raise UploadRejected(problems)
     return documents

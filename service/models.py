@@ -137,6 +137,10 @@ class IngestResponse(Strict):
     no_acl: int
     default_acl_applied: int
     problems: list[IngestProblem]
+    no_acl_ids: list[str] = Field(default=[], description="Documents without an ACL: visible to nobody.")
+    empty_acl_ids: list[str] = Field(default=[], description="Documents whose ACL is an explicit empty list.")
+    stale: int = Field(default=0, description="Stale documents left in the index (CLI folder sync only).")
+    stale_ids: list[str] = Field(default=[], description="Their ids.")
 
 
 class Health(Strict):

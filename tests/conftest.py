@@ -109,7 +109,7 @@ def real_encoder():
 @pytest.fixture(scope="session")
 def demo_cache(tmp_path_factory, real_encoder):
     """A private cache folder for the demo index, sharing the exported encoder model with the user cache."""
-    from retrieval.embeddings import cache_dir
+    from retrieval.cache import cache_dir
 
     models = cache_dir() / "models"
     folder = tmp_path_factory.mktemp("cache")

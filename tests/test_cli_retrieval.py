@@ -98,7 +98,9 @@ def test_delete_and_idempotent_reingest(env, capsys, docs_jsonl, real_encoder):
     "argv, message",
     [
         (["search", "q", "--user", "mallory"], "unknown user 'mallory'"),
-        (["search", "q"], "needs a QUERY and --user"),
+        (["search", "q"], "search needs --user NAME"),
+        (["search", "", "--user", "bob"], "the query is empty"),
+        (["search"], "search needs a QUERY"),
         (["search", "q", "--user", "bob", "--k", "0"], "--k must be between"),
         (["ingest", "/nonexistent/file.jsonl"], "no such file"),
         (["ingest"], "nothing to do"),

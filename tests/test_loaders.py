@@ -95,3 +95,99 @@ def test_load_path_rejects_other_files(tmp_path):
         load_path(tmp_path / "x.csv")
     with pytest.raises(IngestError, match="no such file"):
         load_path(tmp_path / "missing.jsonl")
+
+
+def test_jsonl_sources_and_origin_are_the_real_path(tmp_path, monkeypatch):
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps({"id": "a", "text": "ok"}) + "\n" + json.dumps({"id": "b", "text": "t", "source": "s"}))
+    monkeypatch.chdir(tmp_path)
+    found = docs(load_jsonl(path.relative_to(tmp_path)))
+    assert found["a"].source == found["a"].origin == found["b"].origin == str(path.resolve())
+    assert found["b"].source == "s"
+
+
+def test_a_repeated_id_in_jsonl_is_a_bad_line(tmp_path):
+    path = tmp_path / "d.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "text": "t"}) + "\n" for i in ["a", "b", "a"]))
+    [problem] = problems(load_jsonl(path))
+    assert problem.location == f"{path}:3" and "duplicate document id 'a' (first on line 1)" in problem.message
+
+
+# --- symbolic links (issue 12: `folder/notes.md -> ../directory.yaml` published the directory) ---------------------
+
+
+@pytest.fixture
+def linked(tmp_path):
+    (tmp_path / "directory.yaml").write_text("users:\n  alice: {api_key_sha256: 'SECRET-DIGEST'}\n")
+    (tmp_path / "outside.md").write_text("# Outside\n\nSECRET-OUTSIDE\n")
+    root = tmp_path / "folder"
+    (root / "sub").mkdir(parents=True)
+    (root / "real.md").write_text("---\nacl: [g]\n---\n# Real\n\nInside text.\n")
+    (root / "sub" / "deep.md").write_text("---\nacl: [g]\n---\n# Deep\n\nDeep text.\n")
+    (root / "notes.md").symlink_to("../directory.yaml")
+    (root / "escape.md").symlink_to(tmp_path / "outside.md")
+    (root / "outdir").symlink_to(tmp_path, target_is_directory=True)
+    (root / "alias.md").symlink_to("real.md")
+    (root / "subalias").symlink_to("sub", target_is_directory=True)
+    return root
+
+
+def test_links_are_not_followed_and_are_named(linked):
+    items = list(load_folder(linked))
+    assert set(docs(items)) == {"real", "sub/deep"}
+    skipped = {p.location.rsplit("/", 1)[-1]: p.message for p in problems(items)}
+    assert set(skipped) == {"notes.md", "escape.md", "outdir", "alias.md", "subalias"}
+    assert all("symbolic link" in message for message in skipped.values())
+    assert not any("SECRET" in d.text for d in docs(items).values())
+
+
+def test_follow_links_stays_inside_the_folder(linked):
+    items = list(load_folder(linked, follow_links=True))
+    found = docs(items)
+    assert set(found) == {"real", "sub/deep", "alias", "subalias/deep"}
+    assert found["alias"].text == found["real"].text
+    skipped = {p.location.rsplit("/", 1)[-1]: p.message for p in problems(items)}
+    assert set(skipped) == {"notes.md", "escape.md", "outdir"}
+    assert all("leaves the folder" in message for message in skipped.values())
+    assert not any("SECRET" in d.text for d in found.values())
+
+
+def test_a_manifest_linked_from_outside_is_refused(tmp_path):
+    (tmp_path / "rules.yaml").write_text('"*": [everyone]\n')
+    root = tmp_path / "folder"
+    root.mkdir()
+    (root / "a.md").write_text("hello")
+    (root / "acl.yaml").symlink_to("../rules.yaml")
+    with pytest.raises(IngestError, match="symbolic link out of the folder"):
+        list(load_folder(root))
+
+
+# --- PDFs ------------------------------------------------------------------------------------------------------------
+
+
+def test_pdf_title_comes_from_metadata_else_the_first_line(tmp_path):
+    write_pdf(tmp_path / "with-title.pdf", ["Body text."], title="Travel Policy 2026")
+    write_pdf(tmp_path / "no-title.pdf", ["Expense Guide", "Claims go through Concur."])
+    found = docs(load_folder(tmp_path))
+    assert found["with-title"].title == "Travel Policy 2026"
+    assert found["no-title"].title == "Expense Guide"
+
+
+def test_pdf_parser_noise_becomes_the_skip_reason(tmp_path, capfd):
+    (tmp_path / "junk.pdf").write_bytes(b"hello, this is not a PDF at all")
+    [problem] = problems(load_folder(tmp_path))
+    assert problem.message.startswith("unreadable PDF:") and "invalid pdf header" in problem.message
+    assert problem.source == "junk.pdf"
+    out, err = capfd.readouterr()
+    assert "invalid pdf header" not in out + err  # pypdf's own warnings stay off the terminal
+
+
+def test_a_link_loop_inside_the_folder_ends(tmp_path):
+    root = tmp_path / "folder"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "doc.md").write_text("hello")
+    (root / "a" / "up").symlink_to("..", target_is_directory=True)
+    items = list(load_folder(root, follow_links=True))
+    assert set(docs(items)) == {"a/doc"}
+    [problem] = problems(items)
+    assert problem.location.endswith("a/up") and "folder above it" in problem.message

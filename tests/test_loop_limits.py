@@ -6,6 +6,7 @@ import pytest
 
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
+from policies.errors import BoundloopError
 from tests.loop_fixtures import AlwaysRefine, Clock, CostlyEvaluate, make_runner
 
 QUESTION = "Who is the Head of Finance?"
@@ -75,8 +76,22 @@ def test_limits_come_from_the_environment_only(monkeypatch):
     monkeypatch.setenv("BOUNDLOOP_MAX_SECONDS", "4.5")
     assert BudgetLimits.from_env() == BudgetLimits(max_hops=2, max_seconds=4.5)
     monkeypatch.setenv("BOUNDLOOP_MAX_TOKENS", "lots")
-    with pytest.raises(Exception, match="not a number"):
+    with pytest.raises(BoundloopError, match="BOUNDLOOP_MAX_TOKENS='lots' is not a whole number"):
         BudgetLimits.from_env()
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("BOUNDLOOP_MAX_HOPS", "abc", "BOUNDLOOP_MAX_HOPS='abc' is not a whole number"),
+    ("BOUNDLOOP_MAX_HOPS", "2.5", "BOUNDLOOP_MAX_HOPS='2.5' is not a whole number"),
+    ("BOUNDLOOP_MAX_RETRIEVAL_CALLS", "0", "BOUNDLOOP_MAX_RETRIEVAL_CALLS='0' must be positive"),
+    ("BOUNDLOOP_MAX_SECONDS", "nan", "BOUNDLOOP_MAX_SECONDS='nan' must be positive"),
+    ("BOUNDLOOP_MAX_SECONDS", "soon", "BOUNDLOOP_MAX_SECONDS='soon' is not a number of seconds"),
+])
+def test_a_bad_limit_names_its_variable(monkeypatch, name, value, message):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(BoundloopError) as caught:
+        BudgetLimits.from_env()
+    assert str(caught.value) == message
 
 
 def test_defaults_are_the_product_limits():

@@ -11,7 +11,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from policies.entitlements import AccessFilter
-from retrieval.backend import Candidate, StoredChunk, StoredDocument, WriteBatch
+from retrieval.backend import Applied, Candidate, StoredChunk, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.postgres import dense, keyword, migrations, titles, writer
 from retrieval.postgres.dense import DenseTuning
@@ -153,8 +153,7 @@ class PostgresIndex:
 
     def stored_documents(self) -> dict[str, StoredDocument]:
         with database_errors(self.settings.writer_where), self._writer_pool().connection() as conn:
-            rows = conn.execute("SELECT doc_id, content_hash, acl FROM boundloop.documents").fetchall()
-        return {doc_id: StoredDocument(digest, tuple(acl)) for doc_id, digest, acl in rows}
+            return writer.stored_documents(conn)
 
     def stats(self) -> dict[str, int]:
         with database_errors(self.settings.writer_where), self._writer_pool().connection() as conn:
@@ -164,14 +163,15 @@ class PostgresIndex:
         documents, chunks = row if row else (0, 0)
         return {"documents": int(documents), "chunks": int(chunks)}
 
-    def apply(self, batch: WriteBatch, encoder_name: str | None) -> None:
+    def apply(self, batch: WriteBatch, encoder_name: str | None) -> Applied:
         """The whole batch in one transaction, or nothing (see `writer.apply_batch`)."""
         with database_errors(self.settings.writer_where), self._writer_pool().connection() as conn:
-            writer.apply_batch(conn, batch, encoder_name)
+            applied = writer.apply_batch(conn, batch, encoder_name)
             if sum(len(w.chunks) for w in batch.upserts) >= writer.ANALYZE_AFTER:
                 writer.vacuum_postings(conn)
         if batch.upserts and encoder_name:
             self._encoder = encoder_name  # bound by this batch, or checked equal to the bound one
+        return applied
 
     def close(self) -> None:
         with self._lock:

@@ -70,7 +70,10 @@ ALTER TABLE boundloop.chunks ADD COLUMN title_keys text[] GENERATED ALWAYS AS (A
 ]) STORED;
 CREATE INDEX chunks_title_keys ON boundloop.chunks USING gin (title_keys) WHERE ordinal = 0;
 """),
-    (4, "BM25: postings and term statistics kept by the writer, read under row-level security", """
+    (4, "documents remember the file or folder they were ingested from, for ingest --sync", """
+ALTER TABLE boundloop.documents ADD COLUMN origin text NOT NULL DEFAULT '';
+"""),
+    (5, "BM25: postings and term statistics kept by the writer, read under row-level security", """
 CREATE FUNCTION boundloop.token_count(v tsvector) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT coalesce(sum(cardinality(positions)), 0)::integer FROM unnest(v)
 $$;

@@ -2,7 +2,7 @@
 
 Names are normalised by the same SQL function as the titles, so both sides agree whatever the database locale.
 Each of the three keys has its own index and is compared with `=` (leakproof), so the lookup uses those indexes
-under row-level security (migration 4).
+under row-level security (migration 5).
 """
 
 from __future__ import annotations

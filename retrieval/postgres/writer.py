@@ -7,22 +7,24 @@ from collections import Counter
 import psycopg
 from psycopg import Copy
 
-from retrieval.backend import AclUpdate, DocumentWrite, WriteBatch
+from retrieval.backend import AclUpdate, Applied, DocumentWrite, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError
 from retrieval.postgres import bulk, postings
 from retrieval.postgres.bulk import BulkTuning
+from retrieval.write_plan import batch_doc_ids, reconcile
 
 ANALYZE_AFTER = 1000  # chunks written or removed by one batch; smaller changes are left to autovacuum
 WRITE_WORK_MEM = "256MB"
 WRITE_LOCK = 0x626C7772  # pg_advisory_xact_lock key: one writing batch at a time, like SQLite's BEGIN IMMEDIATE
 
-_DOCUMENT_COLUMNS = "doc_id, title, source, acl, metadata, content_hash"
-_DOCUMENT_TYPES = ["text", "text", "text", "text[]", "jsonb", "text"]
+_DOCUMENT_COLUMNS = "doc_id, title, source, acl, metadata, content_hash, origin"
+_DOCUMENT_TYPES = ["text", "text", "text", "text[]", "jsonb", "text", "text"]
+STORED_SQL = "SELECT doc_id, content_hash, acl, source, origin FROM boundloop.documents"
 _CHUNK_COLUMNS = "chunk_id, doc_id, ordinal, title, text, source, page, acl, embedding"
 _CHUNK_TYPES = ["text", "text", "int4", "text", "text", "text", "int4", "text[]", "vector"]
 _STAGE_SQL = """
 CREATE TEMP TABLE stage_documents (doc_id text, title text, source text, acl text[], metadata jsonb,
-                                   content_hash text) ON COMMIT DROP;
+                                   content_hash text, origin text) ON COMMIT DROP;
 CREATE TEMP TABLE stage_chunks (chunk_id text, doc_id text, ordinal int4, title text, text text, source text,
                                 page int4, acl text[], embedding vector) ON COMMIT DROP;
 """
@@ -55,6 +57,15 @@ def bind_encoder(conn: psycopg.Connection, encoder_name: str, dimension: int) ->
         )
 
 
+def stored_documents(conn: psycopg.Connection, doc_ids: list[str] | None = None) -> dict[str, StoredDocument]:
+    """The stored documents (those among `doc_ids`, if given) as ingest compares against them."""
+    if doc_ids is None:
+        rows = conn.execute(STORED_SQL).fetchall()
+    else:
+        rows = conn.execute(STORED_SQL + " WHERE doc_id = ANY(%s)", (doc_ids,)).fetchall()
+    return {doc_id: StoredDocument(digest, tuple(acl), source, origin) for doc_id, digest, acl, source, origin in rows}
+
+
 def write_chunks(copy: Copy, write: DocumentWrite) -> None:
     """One document's chunks into the open COPY (a seam the crash-mid-batch test breaks)."""
     acl = sorted(set(write.document.acl))
@@ -79,8 +90,9 @@ def update_acls(conn: psycopg.Connection, updates: list[AclUpdate]) -> tuple[Cou
     before = _acl_counts_of(conn, doc_ids)
     with conn.cursor() as cur:
         cur.executemany(
-            "UPDATE boundloop.documents SET acl = %s::text[], content_hash = %s, updated_at = now() WHERE doc_id = %s",
-            [(sorted(set(u.acl)), u.content_hash, u.doc_id) for u in updates],
+            "UPDATE boundloop.documents SET acl = %s::text[], content_hash = %s, origin = %s, updated_at = now() "
+            "WHERE doc_id = %s",
+            [(sorted(set(u.acl)), u.content_hash, u.origin, u.doc_id) for u in updates],
         )
         if cur.rowcount < len(updates):  # psycopg sums the rows of every statement run
             raise IndexStoreError("a document was removed during the ingest: run it again")
@@ -95,11 +107,14 @@ def update_acls(conn: psycopg.Connection, updates: list[AclUpdate]) -> tuple[Cou
 
 
 def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str | None,
-                tuning: BulkTuning | None = None) -> None:
+                tuning: BulkTuning | None = None) -> Applied:
     """Deletes, ACL updates and upserts in one transaction: on any error (or a crash) the index is as before."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
         conn.execute("SELECT set_config('work_mem', %s, true)", (WRITE_WORK_MEM,))  # sorts of a batch's postings
+        batch, applied = reconcile(batch, stored_documents(conn, batch_doc_ids(batch)))
+        if not (batch.upserts or batch.deletes or batch.acl_updates):
+            return applied
         if batch.upserts and encoder_name:
             bind_encoder(conn, encoder_name, int(batch.upserts[0].vectors.shape[1]))
         replaced = list(dict.fromkeys([*batch.deletes, *(w.document.doc_id for w in batch.upserts)]))
@@ -125,6 +140,7 @@ def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str |
         if added + dropped + relabelled >= ANALYZE_AFTER:
             conn.execute("ANALYZE boundloop.chunks")
             conn.execute("ANALYZE boundloop.postings")
+    return applied
 
 
 def _insert_upserts(conn: psycopg.Connection, batch: WriteBatch, groups: Counter[str]) -> None:
@@ -135,7 +151,7 @@ def _insert_upserts(conn: psycopg.Connection, batch: WriteBatch, groups: Counter
         for w in batch.upserts:
             d = w.document
             cp.write_row((d.doc_id, _clean(d.title), _clean(d.source), sorted(set(d.acl)), d.metadata,
-                          w.content_hash))
+                          w.content_hash, _clean(d.origin)))
     with conn.cursor().copy(f"COPY stage_chunks ({_CHUNK_COLUMNS}) FROM STDIN (FORMAT BINARY)") as cp:
         cp.set_types(_CHUNK_TYPES)
         for w in batch.upserts:

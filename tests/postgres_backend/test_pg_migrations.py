@@ -63,11 +63,11 @@ def test_first_ingest_binds_the_encoder_dimension_and_builds_hnsw(pg):
     assert pg.encoder_name == "test-hash-64"
 
 
-def test_migration_4_fills_the_postings_of_an_index_written_before_it(settings, monkeypatch):
+def test_migration_5_fills_the_postings_of_an_index_written_before_it(settings, monkeypatch):
     from tests.conftest import access
 
-    with monkeypatch.context() as before:  # an index at schema 3, with rows written then
-        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:3])
+    with monkeypatch.context() as before:  # an index at schema 4, with rows written then
+        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:4])
         with psycopg.connect(settings.writer_url) as conn:
             migrations.migrate(conn)
             conn.execute("INSERT INTO boundloop.documents VALUES ('exp', 'Expense policy', '', '{staff}', '{}', 'h1'),"

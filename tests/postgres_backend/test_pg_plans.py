@@ -1,7 +1,7 @@
 """Keyword search (and title lookup) use their indexes under FORCE ROW LEVEL SECURITY: the plan, read with EXPLAIN as
 the reader for a user who may see 75% of the chunks, never scans `chunks` (or `postings`) sequentially.
 
-Before migration 4, this plan was a sequential scan of every chunk: the policy ran first and the full-text match
+Before migration 5, this plan was a sequential scan of every chunk: the policy ran first and the full-text match
 `@@` (not leakproof) could not use its GIN index under RLS. Also checks that bulk batches rebuild the indexes
 they defer, inside the batch, and that a failing bulk batch leaves them as they were.
 """

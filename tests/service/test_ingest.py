@@ -48,7 +48,8 @@ def test_one_bad_line_refuses_the_whole_upload(client, state):
     response = client.post("/ingest", content=body, headers={**NDJSON, **auth("grace")})
     assert response.status_code == 422
     where = [problem["loc"][1] for problem in response.json()["detail"]]
-    assert where == ["line 2", "line 3", "document parking"]
+    assert where == ["line 2", "line 3", "line 4"]  # the repeated id names its line, and the first one
+    assert "duplicate document id 'parking' (first on line 1)" in response.text
     assert state.backend.stats() == before
 
 
@@ -65,3 +66,4 @@ def test_ingest_refuses_other_formats_and_oversized_bodies(index, encoder, tmp_p
     with TestClient(create_app(make_state(index, encoder, tmp_path, max_ingest_bytes=100))) as small:
         response = small.post("/ingest", content=_lines(MEMO), headers={**NDJSON, **auth("grace")})
     assert response.status_code == 413
+

@@ -30,15 +30,16 @@ def served(request, tmp_path_factory, real_index_dir, keyed_directory):
         databases = postgres.fresh_database(request.getfixturevalue("postgres_server"))
         env["BOUNDLOOP_CHECKPOINT_URL"] = next(databases)
     port = free_port()
-    args = ["-m", "cli.main", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning"]
+    args = ["-m", "cli.main", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning",
+            "--access-log", "json"]
     with running(args, env, "/healthz", port, tmp_path / "server.log") as base:
-        yield request.param, base
+        yield request.param, base, tmp_path / "server.log"
     if request.param == "postgres":
         databases.close()
 
 
 def test_two_workers_serve_runs_that_either_can_read_back(served):
-    kind, base = served
+    kind, base, log = served
     assert httpx.get(base + "/healthz").json()["checkpoints"] == kind
     with ThreadPoolExecutor(6) as pool:
         results = list(pool.map(
@@ -54,10 +55,14 @@ def test_two_workers_serve_runs_that_either_can_read_back(served):
     counted = sum(float(line.rsplit(" ", 1)[1]) for line in metrics.splitlines()
                   if line.startswith("boundloop_runs_total{"))
     assert counted == len(QUESTIONS)  # summed over both workers
+    access = [json.loads(line) for line in log.read_text().splitlines() if line.startswith('{"time"')]
+    asked = [a for a in access if (a["method"], a["route"], a["user"]) == ("POST", "/ask", "bob")]
+    assert len(asked) == len(QUESTIONS) and all(a["status"] == 200 and a["ms"] > 0 for a in asked)
+    assert any(a["route"] == "/runs/{run_id}/trace" for a in access)
 
 
 def test_streaming_and_refusals_over_real_http(served):
-    _, base = served
+    _, base, _ = served
     with httpx.stream("POST", base + "/ask/stream", json={"question": QUESTIONS[0]}, headers=auth("carol"),
                       timeout=60) as response:
         frames = [line for line in response.iter_lines() if line.startswith("event: ")]

@@ -1,0 +1,35 @@
+"""The table of `boundloop` commands: each one's name, one-line help, and where its arguments are defined.
+
+`boundloop --help` reads only this table; a command's module (and everything it imports) loads only when that
+command runs or shows its own help, so the top-level help stays fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: `define` is "module:function", a function that adds its arguments to a parser."""
+
+    name: str
+    help: str
+    define: str
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("ask", "ask a question: cited claims, a fallback list, or an honest abstention",
+            "cli.loop_commands:add_ask"),
+    Command("search", "hybrid search, trimmed to what the user may see", "cli.search_command:add_search"),
+    Command("ingest", "add, update, sync or delete documents (JSONL file or folder) in an index",
+            "cli.ingest_command:add_ingest"),
+    Command("trace", "print every transition of a past run", "cli.loop_commands:add_trace"),
+    Command("stats", "hops per class and limit hits over past runs", "cli.loop_commands:add_stats"),
+    Command("eval", "score the loop against one-hop and untargeted baselines on a dataset",
+            "cli.eval_command:add_eval"),
+    Command("serve", "serve the HTTP API (POST /ask, /ask/stream, /ingest; GET /runs, /metrics)",
+            "cli.serve_command:add_serve"),
+    Command("db", "set up a PostgreSQL index database: roles, pgvector, schema, and the URLs to use",
+            "cli.db_command:add_db"),
+)

@@ -1,0 +1,15 @@
+"""Checks of what a command was given, made before anything is opened; each failure says what is missing."""
+
+from __future__ import annotations
+
+from policies.errors import BoundloopError
+
+
+def require_text_and_user(command: str, what: str, text: str | None, user: str | None) -> None:
+    """`ask` and `search` need non-blank text and a user (unless they run a --batch file)."""
+    if text is None:
+        raise BoundloopError(f"{command} needs a {what} (or --batch FILE.jsonl)")
+    if not text.strip():
+        raise BoundloopError(f"the {what.lower()} is empty: {command} needs some words to look for")
+    if not user:
+        raise BoundloopError(f"{command} needs --user NAME: the user to {command} as (from the directory)")
