@@ -32,4 +32,6 @@ COMMANDS: tuple[Command, ...] = (
             "cli.eval_command:add_eval"),
     Command("serve", "serve the HTTP API (POST /ask, /ask/stream, /ingest; GET /runs, /metrics)",
             "cli.serve_command:add_serve"),
+    Command("db", "set up a PostgreSQL index database: roles, pgvector, schema, and the URLs to use",
+            "cli.db_command:add_db"),
 )
