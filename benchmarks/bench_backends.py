@@ -59,11 +59,11 @@ def copy_vector(vectors: np.ndarray, n: int, jitter: float) -> np.ndarray:
 
 
 def chunk_writes(passages: list[tuple[str, str]], vectors: np.ndarray, low: int, high: int,
-                 jitter: float) -> Iterator[list[Any]]:
+                 jitter: float, batch: int = BATCH) -> Iterator[list[Any]]:
     """Chunks low..high-1 as one-chunk documents in batches; passage n % len(passages), ACL drawn per doc id."""
-    for start in range(low, high, BATCH):
+    for start in range(low, high, batch):
         writes = []
-        for n in range(start, min(start + BATCH, high)):
+        for n in range(start, min(start + batch, high)):
             p = n % len(passages)
             (title, text), acl = passages[p], _draw_acl(random.Random(n))
             document = Document(f"d{n}", title, text, acl, source=f"bench://passage/{p}")
@@ -73,10 +73,10 @@ def chunk_writes(passages: list[tuple[str, str]], vectors: np.ndarray, low: int,
 
 
 def grow(backend: IndexBackend, encoder_name: str, passages: list[tuple[str, str]], vectors: np.ndarray,
-         low: int, high: int, jitter: float = 0.01) -> float:
+         low: int, high: int, jitter: float = 0.01, batch: int = BATCH) -> float:
     """Write chunks low..high-1 through `apply` (one transaction per batch); returns the seconds it took."""
     elapsed = 0.0
-    for writes in chunk_writes(passages, vectors, low, high, jitter):
+    for writes in chunk_writes(passages, vectors, low, high, jitter, batch):
         start = time.perf_counter()
         backend.apply(WriteBatch(upserts=writes, deletes=[]), encoder_name)
         elapsed += time.perf_counter() - start
@@ -112,10 +112,11 @@ def server_memory(admin_url: str, settings: PgSettings) -> dict[str, Any]:
     sizes: dict[str, Any] = {}
     with psycopg.connect(settings.writer_url) as conn:
         sizes["shared_buffers"] = conn.execute("SHOW shared_buffers").fetchone()[0]  # type: ignore[index]
-        for name in ("chunks", "chunks_embedding_hnsw", "chunks_acl", "chunks_tsv"):
+        for name in ("chunks", "chunks_embedding_hnsw", "chunks_acl", "postings", "postings_lexeme"):
             row = conn.execute("SELECT pg_relation_size(%s::regclass)", (f"boundloop.{name}",)).fetchone()
             sizes[f"{name}_mb"] = round(row[0] / 2**20, 1)  # type: ignore[index]
-        row = conn.execute("SELECT pg_total_relation_size('boundloop.chunks')").fetchone()
+        row = conn.execute("SELECT pg_total_relation_size('boundloop.chunks') "
+                           "+ pg_total_relation_size('boundloop.postings')").fetchone()
         sizes["chunks_total_mb"] = round(row[0] / 2**20, 1)  # type: ignore[index]
     pss = 0
     for proc in psutil.process_iter(["name"]):
@@ -210,8 +211,29 @@ def recall(settings: PgSettings, table: dict[str, np.ndarray]) -> dict[str, Any]
         out[user] = {name: round(float(np.mean(v)), 4) for name, v in scores.items()}
         out[user]["plain HNSW: mean results of 10"] = round(float(np.mean(returned)), 1)
     out["shipped plans"] = dict(shipped.dense_plans)
+    out["keyword top 10 vs exact BM25"] = keyword_agreement(shipped, exact, list(table))
     shipped.close()
     exact.close()
+    return out
+
+
+def keyword_agreement(capped: PostgresIndex, exact: PostgresIndex, questions: list[str]) -> dict[str, float]:
+    """Share of the shipped keyword top 10 (capped per word, best re-scored) as good as exact BM25's top 10.
+
+    By score, as dense recall is by distance: a hit scoring at least the exact 10th counts (copies of one passage
+    tie, and which copies fill the top 10 is arbitrary). The shipped scores are exact (re-scored), so they compare.
+    """
+    exact.keyword_per_term = None
+    out = {}
+    for user, groups in (("broad", USER_GROUPS), ("selective", SELECTIVE)):
+        access, shares = AccessFilter(groups=groups), []
+        for q in questions:
+            truth = exact.keyword_candidates(q, access, 50)[:10]
+            if truth:
+                bar = truth[-1].score - 1e-6
+                found = capped.keyword_candidates(q, access, 50)[:10]
+                shares.append(sum(c.score >= bar for c in found) / len(truth))
+        out[user] = round(float(np.mean(shares)), 4)
     return out
 
 
@@ -240,7 +262,7 @@ def run(args: argparse.Namespace, workdir: Path, admin_url: str) -> dict[str, An
     for size in args.sizes:
         row: dict[str, Any] = {}
         for kind, backend in backends.items():
-            write_s[kind] += grow(backend, encoder.name, passages, vectors, built, size, args.jitter)
+            write_s[kind] += grow(backend, encoder.name, passages, vectors, built, size, args.jitter, args.batch)
             row[kind] = {"write_chunks_per_s": round(size / write_s[kind], 1)}
             print(f"[bench] {kind}: {size} chunks written in {write_s[kind]:.0f} s", file=sys.stderr, flush=True)
         built = size
@@ -262,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10000,50000,200000", help="index sizes to measure, ascending")
     parser.add_argument("--questions", type=int, default=200, help="HotpotQA dev questions per measurement")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2,000 and 5,000 chunks, 30 questions")
+    parser.add_argument("--batch", type=int, default=BATCH, help="chunks per apply() (one transaction)")
     parser.add_argument("--jitter", type=float, default=0.01, help="noise on reused passage vectors (0: exact copies)")
     parser.add_argument("--pg-admin-url", help="a superuser URL of a running server (default: start pgserver)")
     parser.add_argument("--data", type=Path, default=DATA, help="the shared evaluation data folder")
@@ -274,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     header = {"command": " ".join(["python", *sys.argv]), "date": datetime.now(UTC).isoformat(timespec="seconds"),
               "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
               "load_average_at_start": os.getloadavg(), "groups": GROUPS, "broad_user": sorted(USER_GROUPS),
-              "selective_user": sorted(SELECTIVE), "jitter": args.jitter}
+              "selective_user": sorted(SELECTIVE), "jitter": args.jitter, "batch": args.batch}
     with tempfile.TemporaryDirectory(prefix="bench-backends-") as tmp:
         if args.pg_admin_url:
             result = run(args, Path(tmp), args.pg_admin_url)

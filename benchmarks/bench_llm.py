@@ -34,9 +34,8 @@ sys.path.insert(0, str(ROOT))  # the scripted endpoint and the small test corpus
 from langchain_core.messages import HumanMessage  # noqa: E402
 
 from graph.runner import LoopRunner  # noqa: E402
-from policies.budget import BudgetLimits  # noqa: E402
+from policies.budget import BudgetLimits, CallBudget  # noqa: E402
 from policies.entitlements import Directory, EntitlementResolver  # noqa: E402
-from reasoners.base import CallBudget  # noqa: E402
 from reasoners.factory import build_reasoner  # noqa: E402
 from reasoners.llm import LLMSettings, build_chat_model  # noqa: E402
 from reasoners.llm.deadline import run_within  # noqa: E402
@@ -129,7 +128,7 @@ def per_run(url: str, folder: Path, runs: int) -> dict[str, Any]:
         result = llm.ask(QUESTION, USER)
         wall = time.perf_counter() - started
         overheads.append((wall - (endpoint_seconds(url) - before)) * 1000)
-        statuses.add(result["status"])
+        statuses.add(result.status)
         started = time.perf_counter()
         offline.ask(QUESTION, USER)
         baseline.append((time.perf_counter() - started) * 1000)
@@ -144,7 +143,7 @@ def hanging(folder: Path, runs: int, parallel: int) -> dict[str, Any]:
 
     def one(_: int) -> tuple[float, str]:
         started = time.perf_counter()
-        status = loop.ask(QUESTION, USER)["status"]
+        status = loop.ask(QUESTION, USER).status
         return time.perf_counter() - started, status
 
     sequential = [one(i) for i in range(runs)]

@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from cli.workspace import Workspace  # noqa: E402
-from graph.runner import LoopRunner, sqlite_checkpointer  # noqa: E402
+from graph.runner import LoopRunner  # noqa: E402
 from retrieval.config import DEMO_ROOT  # noqa: E402
+from runstore.sqlite import SqliteRunStore  # noqa: E402
 
 
 def questions() -> list[dict]:
@@ -36,14 +37,13 @@ def measure(runner: LoopRunner, rounds: int) -> dict:
             started = time.perf_counter()
             result = runner.ask(q["question"], q["user"])
             total_ms = (time.perf_counter() - started) * 1000
-            spans = runner.graph.get_state({"configurable": {"thread_id": result["run_id"]}}).values["spans"] \
-                if runner.checkpointer else None
+            spans = runner.trace(result.run_id) if runner.checkpointer else None
             totals.append(total_ms)
             if spans:
-                inside = sum(s["duration_ms"] for s in spans)
+                inside = sum(s.duration_ms for s in spans)
                 overheads.append((total_ms - inside) / len(spans))
                 for s in spans:
-                    per_node[s["node"]].append(s["duration_ms"])
+                    per_node[s.node].append(s.duration_ms)
     return {
         "ask_p50_ms": statistics.median(totals),
         "ask_p95_ms": sorted(totals)[int(0.95 * (len(totals) - 1))],
@@ -72,7 +72,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         checkpointed = LoopRunner(resolver=base.resolver, backend=base.backend, encoder=base.encoder,
                                   reasoner=base.reasoner, limits=base.limits,
-                                  checkpointer=sqlite_checkpointer(Path(tmp) / "runs.db"))
+                                  store=SqliteRunStore(Path(tmp) / "runs.db"))
         plain = LoopRunner(resolver=base.resolver, backend=base.backend, encoder=base.encoder,
                            reasoner=base.reasoner, limits=base.limits)
         measure(checkpointed, 1)  # warm up: encoder, caches, SQLite pages

@@ -43,11 +43,10 @@ def _key(user: str) -> str:
 
 def _prepare(folder: Path) -> tuple[Path, Path]:
     """A private copy of the demo index, and the demo directory with one API key (digest only) per user."""
-    from retrieval.config import demo_index_dir
-    from retrieval.demo import ensure_demo_index
+    from retrieval.config import DEMO_ROOT, Locations, demo_index_dir, open_index
     from retrieval.embeddings import build_embeddings
 
-    ensure_demo_index(build_embeddings())
+    open_index(Locations(str(demo_index_dir()), DEMO_ROOT / "directory.yaml", True), build_embeddings()).close()
     index = folder / "index"
     shutil.copytree(demo_index_dir(), index)
     directory = yaml.safe_load((REPO / "demo" / "directory.yaml").read_text())

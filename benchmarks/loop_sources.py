@@ -22,13 +22,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from evals.datasets import load_dataset  # noqa: E402
 from evals.index_cache import cached_index  # noqa: E402
-from graph.runner import LoopRunner, sqlite_checkpointer  # noqa: E402
+from graph.runner import LoopRunner  # noqa: E402
 from policies.budget import BudgetLimits  # noqa: E402
 from policies.entitlements import AccessFilter, Directory, EntitlementResolver  # noqa: E402
 from reasoners.offline import OfflineReasoner  # noqa: E402
 from retrieval.documents import Document  # noqa: E402
 from retrieval.embeddings import build_embeddings  # noqa: E402
 from retrieval.search import hybrid_search  # noqa: E402
+from runstore.sqlite import SqliteRunStore  # noqa: E402
 
 
 def main() -> None:
@@ -46,12 +47,12 @@ def main() -> None:
     resolver = EntitlementResolver(Directory.from_mapping({"users": {"eval": {"groups": ["all"]}}}))
     with tempfile.TemporaryDirectory() as runs:
         runner = LoopRunner(resolver=resolver, backend=index, encoder=encoder, reasoner=OfflineReasoner(),
-                            limits=BudgetLimits(), checkpointer=sqlite_checkpointer(Path(runs) / "runs.db"))
+                            limits=BudgetLimits(), store=SqliteRunStore(Path(runs) / "runs.db"))
         sources: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         loop_recall, same_k_recall, sizes = [], [], []
         for question in dataset.questions:
             result = runner.ask(question.question, "eval")
-            state = runner.graph.get_state({"configurable": {"thread_id": result["run_id"]}}).values
+            state = runner.graph.get_state({"configurable": {"thread_id": result.run_id}}).values
             purposes = {q.id: f"{q.purpose.split(':')[0]} [{q.mode}], hop {{}}" for q in state.get("subqueries", [])}
             gold = set(question.supporting_doc_ids)
             first: dict[str, tuple[str, str]] = {}

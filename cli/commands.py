@@ -26,8 +26,12 @@ COMMANDS: tuple[Command, ...] = (
             "cli.ingest_command:add_ingest"),
     Command("trace", "print every transition of a past run", "cli.loop_commands:add_trace"),
     Command("stats", "hops per class and limit hits over past runs", "cli.loop_commands:add_stats"),
+    Command("runs", "manage the run store: `runs prune` applies the retention now", "cli.runs_command:add_runs"),
+    Command("doctor", "check the index, the run store and the encoder (read-only)", "cli.doctor_command:add_doctor"),
     Command("eval", "score the loop against one-hop and untargeted baselines on a dataset",
             "cli.eval_command:add_eval"),
     Command("serve", "serve the HTTP API (POST /ask, /ask/stream, /ingest; GET /runs, /metrics)",
             "cli.serve_command:add_serve"),
+    Command("db", "set up a PostgreSQL index database: roles, pgvector, schema, and the URLs to use",
+            "cli.db_command:add_db"),
 )

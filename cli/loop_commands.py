@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import datetime
-from typing import Any
 
 from cli.inputs import require_text_and_user
 from cli.jsonl import run_batch
 from cli.workspace import Workspace, add_location_args
-from graph.stats import summarise
+from domain.result import RunResult
+from runstore.stats import summarise
 
 
 def add_ask(p: argparse.ArgumentParser) -> None:
@@ -36,26 +36,26 @@ def add_stats(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run_stats)
 
 
-def _print_result(result: dict[str, Any]) -> None:
-    status = result["status"]
+def _print_result(result: RunResult) -> None:
+    status = result.status
     if status == "answered":
-        if result.get("short_answer"):
-            print(f"Answer: {result['short_answer']}\n")
-        print(result["answer"])
+        if result.short_answer:
+            print(f"Answer: {result.short_answer}\n")
+        print(result.answer)
         print("\nSources:")
-        for c in result["citations"]:
-            page = f", page {c['page']}" if c.get("page") else ""
-            print(f"  [{c['marker']}] {c['title']} ({c['chunk_id']}{page})")
+        for c in result.citations:
+            page = f", page {c.page}" if c.page else ""
+            print(f"  [{c.marker}] {c.title} ({c.chunk_id}{page})")
     elif status == "fallback":
-        print(result["answer"])
-        for n, r in enumerate(result["fallback_results"], start=1):
-            print(f"  {n}. {r['title']} ({r['chunk_id']})")
+        print(result.answer)
+        for n, r in enumerate(result.fallback_results, start=1):
+            print(f"  {n}. {r.title} ({r.chunk_id})")
     else:
-        print(result["abstain_reason"])
-    usage = result["usage"]
-    completeness = "complete" if result["complete"] else f"INCOMPLETE: {result['stop_reason']} limit reached"
-    print(f"\n{status} ({result['query_class']}, {completeness}); {usage['hops']} hops, {usage['retrieval_calls']} "
-          f"searches, {usage['tokens']} tokens, {usage['elapsed_ms']} ms; run {result['run_id']}")
+        print(result.abstain_reason)
+    usage = result.usage
+    completeness = "complete" if result.complete else f"INCOMPLETE: {result.stop_reason} limit reached"
+    print(f"\n{status} ({result.query_class}, {completeness}); {usage.hops} hops, {usage.retrieval_calls} "
+          f"searches, {usage.tokens} tokens, {usage.elapsed_ms} ms; run {result.run_id}")
 
 
 def run_ask(args: argparse.Namespace) -> int:
@@ -63,11 +63,11 @@ def run_ask(args: argparse.Namespace) -> int:
         require_text_and_user("ask", "QUESTION", args.question, args.user)
     workspace = Workspace.open(args.index, args.directory)
     if args.batch:
-        return run_batch(args.batch, args.out, lambda user, question: workspace.runner.ask(question, user),
-                         desc="asking")
+        return run_batch(args.batch, args.out,
+                         lambda user, question: workspace.runner.ask(question, user).model_dump(), desc="asking")
     result = workspace.runner.ask(args.question, args.user)
     if args.json:
-        print(json.dumps(result, indent=2))
+        print(result.model_dump_json(indent=2))
     else:
         _print_result(result)
     return 0
@@ -76,26 +76,27 @@ def run_ask(args: argparse.Namespace) -> int:
 def run_trace(args: argparse.Namespace) -> int:
     spans = Workspace.open(args.index, args.directory).runner.trace(args.run_id)
     if args.json:
-        print(json.dumps({"run_id": args.run_id, "spans": spans}, indent=2))
+        print(json.dumps({"run_id": args.run_id, "spans": [span.model_dump() for span in spans]}, indent=2))
         return 0
     print(f"{'#':>2}  {'node':<10} {'start':<12} {'ms':>8}  {'hops':>4} {'calls':>5} {'tokens':>6} {'elapsed':>7}  "
           "decision / reason")
     for n, span in enumerate(spans, start=1):
-        usage = span["usage"]
-        start = datetime.fromtimestamp(span["start"]).strftime("%H:%M:%S.%f")[:12]
-        print(f"{n:>2}  {span['node']:<10} {start:<12} {span['duration_ms']:>8.2f}  {usage['hops']:>4} "
-              f"{usage['retrieval_calls']:>5} {usage['tokens']:>6} {usage['elapsed_ms']:>7}  {span['decision']}")
-        if span["reason"]:
-            print(f"{'':>58}  ({span['reason']})")
+        usage = span.usage
+        start = datetime.fromtimestamp(span.start).strftime("%H:%M:%S.%f")[:12]
+        print(f"{n:>2}  {span.node:<10} {start:<12} {span.duration_ms:>8.2f}  {usage.hops:>4} "
+              f"{usage.retrieval_calls:>5} {usage.tokens:>6} {usage.elapsed_ms:>7}  {span.decision}")
+        if span.reason:
+            print(f"{'':>58}  ({span.reason})")
     return 0
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    summary = summarise(Workspace.open(args.index, args.directory).registry.finished_runs())
+    store = Workspace.open(args.index, args.directory).store
+    summary = summarise(store.finished_runs(), kept=store.count(), interrupted=store.count("interrupted"))
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    print(f"{summary['runs']} runs")
+    print(f"{summary['runs']} runs kept ({summary['finished']} finished, {summary['interrupted']} interrupted)")
     print("average hops per class: " + ", ".join(f"{k} {v:.2f}" for k, v in summary["avg_hops_by_class"].items()))
     shares = summary["limit_hit_share"].items()
     print("share of runs that hit each limit: " + ", ".join(f"{k} {v:.1%}" for k, v in shares))

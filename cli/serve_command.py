@@ -8,6 +8,7 @@ import shutil
 import tempfile
 
 from policies.errors import BoundloopError
+from service.master_watch import MASTER_ENV
 
 APP_FACTORY = "service.app:create_app"
 DEMO_CONFLICT = ("--demo serves the bundled demo corpus with its own directory: drop --index and --directory "
@@ -60,6 +61,7 @@ def run_serve(args: argparse.Namespace) -> int:
         # Each worker writes its samples here; /metrics on any worker sums them all.
         metrics_dir = tempfile.mkdtemp(prefix="boundloop-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    os.environ[MASTER_ENV] = str(os.getpid())  # workers leave when this process dies (service.master_watch)
     try:
         uvicorn.run(APP_FACTORY, factory=True, host=args.host, port=args.port, workers=args.workers,
                     log_level=args.log_level, access_log=False)

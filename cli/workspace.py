@@ -1,21 +1,21 @@
-"""Opens what a command needs: the index backend, the encoder and the entitlement resolver."""
+"""Opens what a command needs: the index backend, the encoder, the entitlement resolver and the run store."""
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
-from graph.registry import RunRegistry
-from graph.runner import CHECKPOINT_FILE, LoopRunner, sqlite_checkpointer
+from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from policies.entitlements import AccessFilter, EntitlementResolver
 from reasoners.factory import build_reasoner
 from retrieval.backend import Encoder, IndexBackend
-from retrieval.config import Locations, load_resolver, open_backend, resolve_locations
-from retrieval.embeddings import build_embeddings, cache_dir
+from retrieval.config import Locations, load_resolver, open_index, resolve_locations
+from retrieval.embeddings import build_embeddings
 from retrieval.search import EntitledSearcher
+from runstore.location import checkpoint_url_from_env, open_run_store, state_dir
+from runstore.store import RunStore
 
 
 def add_location_args(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +26,7 @@ def add_location_args(parser: argparse.ArgumentParser) -> None:
 
 @dataclass
 class Workspace:
-    """One command's view of the configured index and directory; the demo index is built on first use."""
+    """One command's view of the configured index, directory and run store; the demo index is built on first use."""
 
     locations: Locations
 
@@ -44,32 +44,18 @@ class Workspace:
 
     @cached_property
     def backend(self) -> IndexBackend:
-        if self.locations.is_demo:
-            from retrieval.demo import ensure_demo_index
-
-            ensure_demo_index(self.encoder)
-        return open_backend(self.locations.index)
+        return open_index(self.locations, self.encoder)
 
     @cached_property
-    def registry(self) -> RunRegistry:
-        return RunRegistry(self.state_dir / CHECKPOINT_FILE)
-
-    @property
-    def state_dir(self) -> Path:
-        """Where runs are checkpointed: beside an index folder, else the local cache."""
-        index = self.locations.index
-        if "://" in index:
-            return cache_dir()
-        return Path(index)
+    def store(self) -> RunStore:
+        """The same run store the service writes to, so `trace` and `stats` see its runs too."""
+        return open_run_store(checkpoint_url_from_env(), state_dir(self.locations.index))
 
     @cached_property
     def runner(self) -> LoopRunner:
         backend = self.backend  # builds the demo index first when needed
-        return LoopRunner(
-            resolver=self.resolver, backend=backend, encoder=self.encoder, reasoner=build_reasoner(),
-            limits=BudgetLimits.from_env(), checkpointer=sqlite_checkpointer(self.state_dir / CHECKPOINT_FILE),
-            registry=self.registry,
-        )
+        return LoopRunner(resolver=self.resolver, backend=backend, encoder=self.encoder, reasoner=build_reasoner(),
+                          limits=BudgetLimits.from_env(), store=self.store)
 
     def searcher_for(self, user: str) -> EntitledSearcher:
         """A searcher bound to `user`'s groups; an unknown user raises before any search runs."""

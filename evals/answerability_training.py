@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from domain.models import Understanding
 from evals.answers import contains, normalise
 from evals.corpus import EvalCorpus, asking_user
 from evals.datasets import load_dataset
@@ -39,7 +40,6 @@ from evals.datasets.model import EvalDataset, EvalQuestion
 from evals.demo_questions import load as load_demo
 from evals.index_cache import cached_index
 from evals.systems import SystemRunner
-from graph.models import Understanding
 from policies.budget import BudgetLimits
 from reasoners.offline import OfflineReasoner
 from reasoners.offline.answer_types import expected_answer
@@ -85,7 +85,7 @@ def _asked(corpus_of: EvalDataset, questions: list[EvalQuestion], source: str, s
         for i, q in enumerate(questions):
             asker = user or asking_user(q, "pooled")
             result = runner.runner.ask(q.question, asker)
-            state = runner.runner.graph.get_state({"configurable": {"thread_id": result["run_id"]}}).values
+            state = runner.runner.graph.get_state({"configurable": {"thread_id": result.run_id}}).values
             example = _example(q, state, nothing_answers or not q.answerable, similarity, wrong_is_negative)
             if example is not None:
                 example.group, example.source = f"{source}:{q.supporting_doc_ids[:1] or q.qid}", source

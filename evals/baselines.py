@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-from graph.models import Assessment, Evidence, Plan, Refinement, SubQuery, Understanding
-from reasoners.base import CallBudget, StepResult
+from domain.models import Assessment, Evidence, Plan, Refinement, SubQuery, Understanding
+from graph.reasoner import StepResult
+from policies.budget import CallBudget
 from reasoners.offline import OfflineReasoner
 from reasoners.offline.planning import FIRST_HOP_K
 

@@ -7,33 +7,26 @@ thread is dropped as soon as it has been read.
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Callable
 from typing import Any, Literal
 
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langsmith import tracing_context
-from pydantic import BaseModel
 
+from domain.result import RunResult
 from evals.baselines import OneHopReasoner, UntargetedReasoner
 from evals.records import EvidenceRef, RunRecord, ShownDoc
-from graph import models
+from graph.reasoner import Reasoner
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from policies.entitlements import EntitlementResolver
-from reasoners.base import Reasoner
 from reasoners.offline import OfflineReasoner
 from retrieval.backend import Encoder, IndexBackend
+from runstore.serde import checkpoint_serde
 
 SystemName = Literal["loop", "one_hop", "untargeted"]
 SYSTEMS: tuple[SystemName, ...] = ("loop", "one_hop", "untargeted")
-
-# The loop's own records, allowed back out of the checkpointer (everything else stays blocked).
-_STATE_TYPES = [cls for _, cls in inspect.getmembers(models, inspect.isclass)
-                if issubclass(cls, BaseModel) and cls.__module__ == models.__name__]
-
 
 def reasoner_for(system: SystemName, limits: BudgetLimits) -> Reasoner:
     """The offline reasoner, or one of its baseline variants."""
@@ -50,7 +43,7 @@ class SystemRunner:
     def __init__(self, system: SystemName, resolver: EntitlementResolver, backend: IndexBackend, encoder: Encoder,
                  limits: BudgetLimits, reasoner: Reasoner | None = None) -> None:
         self.system = system
-        self._saver = InMemorySaver(serde=JsonPlusSerializer(allowed_msgpack_modules=_STATE_TYPES))
+        self._saver = InMemorySaver(serde=checkpoint_serde())
         self.runner = LoopRunner(resolver=resolver, backend=backend, encoder=encoder,
                                  reasoner=reasoner or reasoner_for(system, limits), limits=limits,
                                  checkpointer=self._saver)
@@ -59,9 +52,9 @@ class SystemRunner:
         started = time.perf_counter()
         result = self.runner.ask(question, user)
         latency_ms = (time.perf_counter() - started) * 1000
-        config: Any = {"configurable": {"thread_id": result["run_id"]}}
+        config: Any = {"configurable": {"thread_id": result.run_id}}
         state = self.runner.graph.get_state(config).values
-        self._saver.delete_thread(result["run_id"])
+        self._saver.delete_thread(result.run_id)
         return record_of(result, state, latency_ms)
 
     def target(self, trace_steps: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -79,23 +72,22 @@ class SystemRunner:
         return ask
 
 
-def record_of(result: dict[str, Any], state: dict[str, Any], latency_ms: float) -> RunRecord:
+def record_of(result: RunResult, state: dict[str, Any], latency_ms: float) -> RunRecord:
     """The scored facts of a run: its public result plus evidence and drafted claims from its final state."""
-    usage = result.get("usage") or {}
+    usage = result.usage
     return RunRecord(
-        status=result["status"],
-        answer=result.get("answer", "") if result["status"] == "answered" else "",
-        short_answer=result.get("short_answer") if result["status"] == "answered" else None,
-        query_class=result.get("query_class") or "",
-        stop_reason=result.get("stop_reason"),
-        hops=usage.get("hops", 0),
-        tokens=usage.get("tokens", 0),
-        retrieval_calls=usage.get("retrieval_calls", 0),
-        elapsed_ms=usage.get("elapsed_ms", 0),
+        status=result.status,
+        answer=result.answer if result.status == "answered" else "",
+        short_answer=result.short_answer if result.status == "answered" else None,
+        query_class=result.query_class,
+        stop_reason=result.stop_reason,
+        hops=usage.hops,
+        tokens=usage.tokens,
+        retrieval_calls=usage.retrieval_calls,
+        elapsed_ms=usage.elapsed_ms,
         latency_ms=round(latency_ms, 3),
-        citations=[ShownDoc(doc_id=c["doc_id"], chunk_id=c["chunk_id"]) for c in result.get("citations", [])],
-        fallback=[ShownDoc(doc_id=f["doc_id"], chunk_id=f["chunk_id"], snippet=f.get("snippet", ""))
-                  for f in result.get("fallback_results", [])],
+        citations=[ShownDoc(doc_id=c.doc_id, chunk_id=c.chunk_id) for c in result.citations],
+        fallback=[ShownDoc(doc_id=f.doc_id, chunk_id=f.chunk_id, snippet=f.snippet) for f in result.fallback_results],
         evidence=[EvidenceRef(doc_id=e.doc_id, chunk_id=e.chunk_id, hop=e.hop) for e in state.get("evidence", [])],
         claims_drafted=len(state.get("draft", [])),
         claims_kept=sum(v.supported for v in state.get("verdicts", [])),

@@ -8,10 +8,12 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from domain.result import RunResult
+from domain.steps import STEPS, Step
 from graph.context import RunContext
-from graph.routing import route_after_governor
-from graph.spans import traced
-from graph.state import LoopInput, LoopOutput, LoopState
+from graph.routing import ROUTES, route_after_governor
+from graph.spans import NodeFn, traced
+from graph.state import LoopInput, LoopState
 from nodes.evaluate import evaluate
 from nodes.governor import governor
 from nodes.plan import plan
@@ -22,7 +24,8 @@ from nodes.synthesise import synthesise
 from nodes.understand import understand
 from nodes.verify import verify
 
-WORKING_NODES = {
+# What each step of the table (domain.steps) runs.
+STEP_NODES: dict[Step, NodeFn] = {
     "understand": understand,
     "plan": plan,
     "retrieve": retrieve,
@@ -34,13 +37,19 @@ WORKING_NODES = {
 }
 
 
-def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """The bounded loop; compiled without a checkpointer when a server supplies persistence."""
-    builder = StateGraph(LoopState, context_schema=RunContext, input_schema=LoopInput, output_schema=LoopOutput)
-    builder.add_node("governor", cast(Any, traced("governor", governor)))
-    for name, step in WORKING_NODES.items():
-        builder.add_node(name, cast(Any, traced(name, step)))
+def build_graph(checkpointer: BaseCheckpointSaver | None = None, context: RunContext | None = None,
+                served: bool = False) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The bounded loop; compiled without a checkpointer when a server supplies persistence.
+
+    Each run is handed its `RunContext`, unless the graph is `served`: then its callers pass no context (it has no
+    context schema), and a graph compiled to execute a run has that run's `context` bound into its nodes.
+    """
+    builder = StateGraph(LoopState, context_schema=None if served else RunContext, input_schema=LoopInput,
+                         output_schema=RunResult)
+    builder.add_node("governor", cast(Any, traced("governor", governor, context)))
+    for name in STEPS:
+        builder.add_node(name, cast(Any, traced(name, STEP_NODES[name], context)))
         builder.add_edge(name, "governor")
     builder.add_edge(START, "governor")
-    builder.add_conditional_edges("governor", route_after_governor)
+    builder.add_conditional_edges("governor", route_after_governor, ROUTES)
     return builder.compile(checkpointer=checkpointer, name="boundloop")

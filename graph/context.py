@@ -1,36 +1,34 @@
-"""The run context: immutable per-run facts the reasoning steps cannot read from state or change."""
+"""The run context: per-run facts the reasoning steps cannot read from state or change, and the run's ledger."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from policies.budget import BudgetLimits, Usage
+from domain.usage import Usage
+from graph.ledger import Ledger
+from graph.reasoner import Reasoner
+from policies.budget import BudgetLimits, CallBudget, call_budget
 from policies.entitlements import Principal
-from reasoners.base import Reasoner
 from retrieval.search import EntitledSearcher
 
 
 @dataclass(frozen=True)
 class RunContext:
-    """Who the run acts for, what it may spend, and the trimmed backend and reasoner it uses."""
+    """Who the run acts for, what it may spend, the trimmed backend and reasoner it uses, and what it has spent.
+
+    One context serves one run: its ledger starts at zero when the context is made.
+    """
 
     principal: Principal
     searcher: EntitledSearcher
     reasoner: Reasoner
     limits: BudgetLimits = field(default_factory=BudgetLimits)
-    clock: Callable[[], float] = time.monotonic
-    started_at: float = field(default_factory=time.monotonic)
+    ledger: Ledger = field(default_factory=Ledger)
 
-    def elapsed(self) -> float:
-        return self.clock() - self.started_at
+    def usage(self, plus: Usage | None = None) -> Usage:
+        """Usage so far, from the ledger (never from the state), plus what a step is about to spend."""
+        return self.ledger.usage(plus)
 
-    def usage(self, state: dict, hops: int = 0, tokens: int = 0, retrieval_calls: int = 0) -> Usage:
-        """Usage so far from the state's counters, plus deltas a node is about to add."""
-        return Usage(
-            hops=state.get("hops", 0) + hops,
-            tokens=state.get("tokens", 0) + tokens,
-            retrieval_calls=state.get("retrieval_calls", 0) + retrieval_calls,
-            elapsed_s=self.elapsed(),
-        )
+    def call_budget(self) -> CallBudget:
+        """What the next model call may spend."""
+        return call_budget(self.usage(), self.limits)

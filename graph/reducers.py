@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph.models import Evidence, SubQuery
+from domain.models import Evidence, SubQuery
 
 
 def merge_evidence(left: list[Evidence], right: list[Evidence]) -> list[Evidence]:

@@ -1,20 +1,21 @@
-"""The governor's conditional edge: a pure function of the state."""
+"""The governor's conditional edge: a pure function of the state, over the table of steps."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from domain.steps import CLOSING_STEP, FIRST_STEP, STEPS, Step
 from graph.state import LoopState
 
-Route = Literal["understand", "plan", "retrieve", "evaluate", "refine", "synthesise", "verify", "respond", "__end__"]
-WORKING_STEPS = ("understand", "plan", "retrieve", "evaluate", "refine")
+Route = Step | Literal["__end__"]
+ROUTES: list[str] = [*STEPS, "__end__"]
 
 
 def route_after_governor(state: LoopState) -> Route:
-    """Go where the last node asked, unless a limit was reached: then take the closing path instead."""
-    step = state.get("next_step", "understand")
+    """Go where the last node asked, unless a limit was reached: then a working step gives way to the closing path."""
+    step = state.get("next_step", FIRST_STEP)
     if step == "end":
         return "__end__"
-    if state.get("stop_reason") and step in WORKING_STEPS:
-        return "synthesise"
+    if state.get("stop_reason") and not STEPS[step].closing:
+        return CLOSING_STEP
     return step

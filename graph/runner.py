@@ -1,32 +1,39 @@
-"""Runs the loop for one authenticated user: builds the run context, checkpoints every step, records the run."""
+"""Runs the loop for one authenticated user: builds the run context, checkpoints the run, records it in the store."""
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Durability
 
+from domain.models import Evidence
+from domain.result import RunResult
+from domain.trace import Span
 from graph.builder import build_graph
-from graph.checkpoints import sqlite_checkpointer
 from graph.context import RunContext
-from graph.registry import RunRecorder
-from graph.state import LoopOutput
+from graph.reasoner import Reasoner
 from policies.budget import BudgetLimits
 from policies.entitlements import AccessFilter, EntitlementResolver
-from policies.errors import BoundloopError
-from reasoners.base import Reasoner
+from policies.errors import BoundloopError, StoreDamaged, StoreUnwritable
 from retrieval.backend import Encoder, IndexBackend
 from retrieval.search import EntitledSearcher
+from runstore.store import RunStore
 
-__all__ = ["CHECKPOINT_FILE", "LoopRunner", "sqlite_checkpointer", "validate_question"]
-
+log = logging.getLogger(__name__)
+Loop = CompiledStateGraph[Any, RunContext, Any, Any]
 MAX_QUESTION_CHARS = 4000
-_OUTPUT_KEYS = set(LoopOutput.__annotations__)
-CHECKPOINT_FILE = "runs.db"
+# One checkpoint per run, written when it ends: it holds every span (the per-transition trace) and the evidence
+# once. A checkpoint per transition repeated the growing state 24 times, about 270 KB a demo run on SQLite.
+DURABILITY: Durability = "exit"
 
 
 def validate_question(question: Any) -> str:
@@ -46,10 +53,13 @@ class LoopRunner:
     encoder: Encoder
     reasoner: Reasoner
     limits: BudgetLimits
+    store: RunStore | None = None
     checkpointer: BaseCheckpointSaver | None = None
-    registry: RunRecorder | None = None
+    """Where checkpoints go; the store's by default (the evals keep them in memory)."""
 
     def __post_init__(self) -> None:
+        if self.checkpointer is None and self.store is not None:
+            self.checkpointer = self.store.checkpointer
         self.graph = build_graph(checkpointer=self.checkpointer)
 
     def context_for(self, user: str) -> RunContext:
@@ -58,45 +68,108 @@ class LoopRunner:
         searcher = EntitledSearcher(self.backend, self.encoder, AccessFilter.for_principal(principal))
         return RunContext(principal=principal, searcher=searcher, reasoner=self.reasoner, limits=self.limits)
 
-    def _start(self, question: str, user: str) -> tuple[str, str, RunContext, RunnableConfig]:
+    def _start(self, question: str, user: str) -> tuple[str, str, RunContext, RunnableConfig, bool]:
         question = validate_question(question)
         context = self.context_for(user)
         run_id = uuid.uuid4().hex
-        if self.registry:
-            self.registry.start(run_id, user, question)
         config: RunnableConfig = {"configurable": {"thread_id": run_id}, "run_name": "boundloop",
                   "metadata": {"reasoner": self.reasoner.name, "prompt_version": self.reasoner.prompt_version}}
-        return question, run_id, context, config
+        return question, run_id, context, config, self._recorded(run_id, user, question)
 
-    def ask(self, question: str, user: str) -> dict[str, Any]:
+    def _recorded(self, run_id: str, user: str, question: str) -> bool:
+        """Register the run in the store: a damaged store answers unrecorded (with a warning) rather than not at all.
+
+        A full disk is not passed over: `StoreUnwritable` reaches the caller (HTTP 503, or one line from the CLI).
+        """
+        if self.store is None or self.store.damaged:
+            return False
+        try:
+            self.store.start(run_id, user, question)
+        except StoreDamaged as exc:
+            log.warning("%s; runs go unrecorded until the store is replaced", exc)
+            return False
+        return True
+
+    @cached_property
+    def _unrecorded(self) -> Loop:
+        return build_graph(checkpointer=None)
+
+    def _graph_for(self, recorded: bool) -> Loop:
+        """The checkpointed loop, unless the store could not record this run (then nothing of it is written)."""
+        return self.graph if recorded or self.store is None else self._unrecorded
+
+    def ask(self, question: str, user: str) -> RunResult:
         """One run to its end: answered, abstained or fallback; never past its budget."""
-        question, run_id, context, config = self._start(question, user)
-        result = dict(self.graph.invoke({"question": question}, config=config, context=context))
-        result["run_id"] = run_id
-        if self.registry:
-            self.registry.finish(run_id, result)
+        question, run_id, context, config, recorded = self._start(question, user)
+        with self._interrupted_on_error(run_id, recorded):
+            try:
+                values = self._graph_for(recorded).invoke(
+                    {"question": question}, config=config, context=context, durability=DURABILITY)
+            except Exception as exc:
+                if not recorded or not isinstance(failure := self._store_failure(exc), StoreDamaged):
+                    raise
+                log.warning("%s; answering this run again, unrecorded", failure)  # the store broke under the run
+                recorded, values = False, self._unrecorded.invoke({"question": question}, config=config,
+                                                                  context=self.context_for(user))
+            return self._finish(run_id, values, recorded)
+
+    @contextmanager
+    def _interrupted_on_error(self, run_id: str, recorded: bool) -> Iterator[None]:
+        """A run that stops on an error is marked interrupted, not left running in the registry."""
+        try:
+            yield
+        except BaseException:
+            if recorded and self.store:
+                try:
+                    self.store.interrupt(run_id)
+                except Exception:  # the store is what failed, most likely; the first error is the one to report
+                    log.warning("could not mark run %s interrupted", run_id, exc_info=True)
+            raise
+
+    def _store_failure(self, exc: Exception) -> BoundloopError | None:
+        """What a failure inside a run means for the run store (its checkpointer writes as the run ends)."""
+        failure = self.store.failure(exc) if self.store else None
+        if isinstance(failure, StoreUnwritable):
+            raise failure from exc
+        return failure
+
+    def stream(self, question: str, user: str) -> Iterator[tuple[str, Span | RunResult]]:
+        """Yield ("span", span) per transition, then ("result", result)."""
+        question, run_id, context, config, recorded = self._start(question, user)
+        values: dict[str, Any] = {}
+        graph = self._graph_for(recorded)
+        with self._interrupted_on_error(run_id, recorded):
+            try:
+                for chunk in graph.stream({"question": question}, config=config, context=context,
+                                          durability=DURABILITY, stream_mode=["updates", "values"]):
+                    mode, payload = cast(tuple[str, dict[str, Any]], chunk)
+                    if mode == "updates":
+                        for update in payload.values():
+                            for span in (update or {}).get("spans", []):
+                                yield "span", span
+                    else:
+                        values = payload
+            except Exception as exc:
+                raise (self._store_failure(exc) or exc) from exc
+            yield "result", self._finish(run_id, values, recorded)
+
+    def _finish(self, run_id: str, values: dict[str, Any], recorded: bool) -> RunResult:
+        """The run's result from the graph's final values (the output fields of the state), recorded."""
+        result = RunResult.model_validate({**{k: values.get(k) for k in RunResult.model_fields}, "run_id": run_id})
+        if recorded and self.store:
+            try:
+                self.store.finish(run_id, result)
+            except StoreDamaged as exc:
+                log.warning("%s; this run's result is not recorded", exc)
         return result
 
-    def stream(self, question: str, user: str) -> Iterator[tuple[str, dict[str, Any]]]:
-        """Yield ("span", span) per transition, then ("result", result)."""
-        question, run_id, context, config = self._start(question, user)
-        result: dict[str, Any] = {}
-        for chunk in self.graph.stream({"question": question}, config=config, context=context,
-                                       stream_mode=["updates", "values"]):
-            mode, payload = cast(tuple[str, dict[str, Any]], chunk)
-            if mode == "updates":
-                for update in payload.values():
-                    for span in (update or {}).get("spans", []):
-                        yield "span", span
-            else:
-                result = payload
-        output = {k: result.get(k) for k in result if k in _OUTPUT_KEYS}
-        output["run_id"] = run_id
-        if self.registry:
-            self.registry.finish(run_id, output)
-        yield "result", output
+    def evidence(self, run_id: str) -> list[Evidence]:
+        """The passages a run read, from its last checkpoint (none for an unknown run)."""
+        snapshot = self.graph.get_state({"configurable": {"thread_id": run_id}})
+        items = (snapshot.values or {}).get("evidence") if snapshot else None
+        return [Evidence.model_validate(item) for item in items or []]
 
-    def trace(self, run_id: str) -> list[dict[str, Any]]:
+    def trace(self, run_id: str) -> list[Span]:
         """The spans of a run, read back from its checkpoints."""
         if self.checkpointer is None:
             raise BoundloopError("no checkpointer configured, so no traces are kept")
@@ -104,6 +177,6 @@ class LoopRunner:
         spans = snapshot.values.get("spans") if snapshot and snapshot.values else None
         if not spans:
             raise BoundloopError(f"no run {run_id!r}")
-        return list(spans)
+        return [Span.model_validate(span) for span in spans]
 
 

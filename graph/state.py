@@ -1,21 +1,20 @@
-"""The loop's state, and its narrow public input and output.
+"""The loop's state, and its narrow public input (the output is `domain.result.RunResult`).
 
 The state holds what the reasoning steps may see: the question and what the trimmed backend returned. It never
-holds the principal, the limits or the access filter; those live in the run context.
+holds the principal, the limits, the access filter or the usage counters; those live in the run context.
 """
 
 from __future__ import annotations
 
-import operator
-from typing import Annotated, Any, Literal
+from typing import Annotated
 
 from typing_extensions import TypedDict  # pydantic builds JSON schemas (Studio, /schemas) only from this one on 3.11
 
-from graph.models import Assessment, Claim, Conflict, Evidence, SubQuery, Understanding, Verdict
+from domain.models import Assessment, Claim, Conflict, Evidence, SubQuery, Understanding, Verdict
+from domain.steps import NextStep
+from domain.trace import Span
+from domain.usage import StopReason
 from graph.reducers import append, merge_evidence, merge_subqueries
-from policies.budget import StopReason
-
-Step = Literal["understand", "plan", "retrieve", "evaluate", "refine", "synthesise", "verify", "respond", "end"]
 
 
 class LoopInput(TypedDict):
@@ -24,26 +23,7 @@ class LoopInput(TypedDict):
     question: str
 
 
-class LoopOutput(TypedDict, total=False):
-    """What a caller gets back: the same shape as `boundloop ask --json`."""
-
-    run_id: str
-    status: str
-    complete: bool
-    stop_reason: StopReason | None
-    query_class: str
-    answer: str
-    short_answer: str | None
-    claims: list[dict[str, Any]]
-    citations: list[dict[str, Any]]
-    usage: dict[str, int]
-    abstain_reason: str | None
-    fallback_results: list[dict[str, Any]]
-    conflicts: list[dict[str, Any]]
-    dropped_claims: int
-
-
-class LoopState(LoopOutput, total=False):
+class LoopState(TypedDict, total=False):
     """Everything the steps share."""
 
     question: str
@@ -60,19 +40,17 @@ class LoopState(LoopOutput, total=False):
     """The latest evaluation: coverage, conflicts and the gap."""
     draft: list[Claim]
     """Claims from the synthesiser, before verification."""
+    short_answer: str | None
+    """The value the question asks for, as drafted; the verifier keeps it only if a kept claim's chunks state it."""
     draft_conflicts: list[Conflict]
     """Values the synthesiser set aside, e.g. those of a superseded document."""
     verdicts: list[Verdict]
     """The verifier's judgement of each drafted claim."""
-    next_step: Step
-    """The step the last working node asked for; the governor decides whether it runs."""
-    hops: Annotated[int, operator.add]
-    """Rounds of retrieval so far."""
-    tokens: Annotated[int, operator.add]
-    """Model tokens spent (provider usage, else an estimate)."""
-    retrieval_calls: Annotated[int, operator.add]
-    """Search calls made."""
+    next_step: NextStep
+    """The step the last node asked for; the governor decides whether it runs."""
     retrieval_error: str
     """Set when the search backend failed; the run then falls back or abstains instead of crashing."""
-    spans: Annotated[list[dict[str, Any]], append]
+    stop_reason: StopReason | None
+    """The limit that closed the run, set by the governor; the run then takes the closing path."""
+    spans: Annotated[list[Span], append]
     """One record per transition: node, start, duration, budget used after it, decision and reason."""

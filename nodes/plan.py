@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+from domain.usage import Usage
 from graph.context import RunContext
-from graph.spans import Outcome
 from graph.state import LoopState
-from nodes.budget import call_budget
-from reasoners.base import BudgetExhausted
+from graph.step_update import StepUpdate
+from policies.budget import BudgetExhausted
 
 
-def plan(state: LoopState, context: RunContext) -> Outcome:
+def plan(state: LoopState, context: RunContext) -> StepUpdate:
     """Chooses what to search for first; the search itself is the retrieve step's."""
     try:
-        result = context.reasoner.plan(state["question"], state["understanding"], call_budget(state, context))
+        result = context.reasoner.plan(state["question"], state["understanding"], context.call_budget())
     except BudgetExhausted as stop:
-        return Outcome({"stop_reason": stop.reason, "next_step": "synthesise"}, "stop", str(stop))
+        return StepUpdate({"stop_reason": stop.reason, "next_step": "synthesise"}, "stop", str(stop),
+                          spent=Usage(tokens=stop.tokens))
     subqueries = result.value.subqueries
-    return Outcome(
-        {"subqueries": subqueries, "tokens": result.tokens, "next_step": "retrieve"},
+    return StepUpdate(
+        {"subqueries": subqueries, "next_step": "retrieve"},
         decision="; ".join(f"{q.id} [{q.mode}] {q.shown()}" for q in subqueries),
         reason=result.note or f"{len(subqueries)} sub-queries",
+        spent=Usage(tokens=result.tokens),
     )

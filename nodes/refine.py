@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+from domain.usage import Usage
 from graph.context import RunContext
-from graph.spans import Outcome
 from graph.state import LoopState
+from graph.step_update import StepUpdate
 
 
-def refine(state: LoopState, context: RunContext) -> Outcome:
+def refine(state: LoopState, context: RunContext) -> StepUpdate:
     """Asks for one more hop aimed at the gap, or moves on to synthesis; the governor may still refuse the hop."""
     result = context.reasoner.refine(
         state["question"], state["understanding"], state.get("subqueries", []), state.get("evidence", []),
-        state["assessment"], state.get("hops", 0),
+        state["assessment"], context.usage().hops,
     )
     decision = result.value
     if decision.action == "retrieve" and decision.subqueries:
-        return Outcome(
-            {"subqueries": decision.subqueries, "tokens": result.tokens, "next_step": "retrieve"},
+        return StepUpdate(
+            {"subqueries": decision.subqueries, "next_step": "retrieve"},
             decision="retrieve: " + "; ".join(f"{q.id} [{q.mode}] {q.shown()}" for q in decision.subqueries),
             reason=decision.reason,
+            spent=Usage(tokens=result.tokens),
         )
-    return Outcome({"tokens": result.tokens, "next_step": "synthesise"}, decision="stop", reason=decision.reason)
+    return StepUpdate({"next_step": "synthesise"}, decision="stop", reason=decision.reason,
+                      spent=Usage(tokens=result.tokens))

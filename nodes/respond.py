@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.config import get_config
 
+from domain.models import Citation, Claim, Evidence, FallbackResult
+from domain.result import RunResult
 from graph.context import RunContext
-from graph.models import Citation, Claim, Evidence, FallbackResult
-from graph.spans import Outcome
 from graph.state import LoopState
+from graph.step_update import StepUpdate
 from policies.instructions import data_sentences
 from policies.outcome import choose_outcome, relevant_results
 
 FALLBACK_SIZE = 5
 
 
-def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[dict[str, Any]], list[Citation]]:
+def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[Claim], list[Citation]]:
     """Number the cited chunks in order of first use and write the answer with [n] markers."""
     by_id = {e.chunk_id: e for e in evidence}
     markers: dict[str, int] = {}
@@ -32,10 +31,10 @@ def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[dict
                                           title=e.title, page=e.page))
             numbers.append(markers[chunk_id])
         parts.append(claim.text.rstrip() + " " + "".join(f"[{n}]" for n in numbers))
-    return "\n".join(parts), [c.model_dump() for c in claims], citations
+    return "\n".join(parts), claims, citations
 
 
-def respond(state: LoopState, context: RunContext) -> Outcome:
+def respond(state: LoopState, context: RunContext) -> StepUpdate:
     """Turns the verified claims into the run's result; the only place failures become user-facing outcomes."""
     evidence = state.get("evidence", [])
     supported = [v.claim for v in state.get("verdicts", []) if v.supported]
@@ -48,26 +47,27 @@ def respond(state: LoopState, context: RunContext) -> Outcome:
     answer, claims, citations = _cite(supported, evidence) if status == "answered" else ("", [], [])
     ranked = relevant[:FALLBACK_SIZE] if status == "fallback" else []
     assessment = state.get("assessment")
-    update = {
-        "run_id": str(get_config().get("configurable", {}).get("thread_id", "")),
-        "status": status,
-        "complete": not state.get("stop_reason"),
-        "stop_reason": state.get("stop_reason"),
-        "query_class": understanding.query_class if understanding else "lookup",
-        "answer": answer if status == "answered" else (why or ""),
-        "short_answer": state.get("short_answer") if status == "answered" else None,
-        "claims": claims,
-        "citations": [c.model_dump() for c in citations],
-        "usage": context.usage(dict(state)).as_dict(),
-        "abstain_reason": why if status == "abstained" else None,
-        "fallback_results": [
+    result = RunResult(
+        run_id=str(get_config().get("configurable", {}).get("thread_id", "")),
+        status=status,
+        complete=not state.get("stop_reason"),
+        stop_reason=state.get("stop_reason"),
+        query_class=understanding.query_class if understanding else "lookup",
+        answer=answer if status == "answered" else (why or ""),
+        short_answer=state.get("short_answer") if status == "answered" else None,
+        claims=claims,
+        citations=citations,
+        usage=context.usage(),
+        abstain_reason=why if status == "abstained" else None,
+        fallback_results=[
             FallbackResult(doc_id=e.doc_id, chunk_id=e.chunk_id, title=e.title,
-                           snippet=" ".join(data_sentences(e.text))[:240], score=round(e.score, 6)).model_dump()
+                           snippet=" ".join(data_sentences(e.text))[:240], score=round(e.score, 6))
             for e in ranked
         ],
-        "conflicts": [c.model_dump() for c in (assessment.conflicts if assessment else [])
-                      + (state.get("draft_conflicts") or [] if status == "answered" else [])],
-        "dropped_claims": sum(not v.supported for v in state.get("verdicts", [])),
-        "next_step": "end",
-    }
-    return Outcome(update, decision=status, reason=why or f"{len(claims)} grounded claims")
+        conflicts=(assessment.conflicts if assessment else [])
+        + ((state.get("draft_conflicts") or []) if status == "answered" else []),
+        dropped_claims=sum(not v.supported for v in state.get("verdicts", [])),
+    )
+    # Each field of the result is an output channel of the graph (its output schema is `RunResult`).
+    return StepUpdate({**dict(result), "next_step": "end"}, decision=status,
+                      reason=why or f"{len(claims)} grounded claims")

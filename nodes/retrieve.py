@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
+from domain.models import Evidence
+from domain.usage import Usage
 from graph.context import RunContext
-from graph.models import Evidence
-from graph.spans import Outcome
 from graph.state import LoopState
+from graph.step_update import StepUpdate
 from policies.budget import check_before_retrieval_call, remaining_seconds
-from policies.errors import BoundloopError
+from policies.errors import BoundloopError, StoreDamaged
 from retrieval.errors import SearchTimeout
 
 MAX_HELD_EXTRA = 6
 """How many more results a search asks for so that passages already held do not crowd out new ones."""
 
 
-def retrieve(state: LoopState, context: RunContext) -> Outcome:
+def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
     """Runs each pending search with the time left as its timeout; no call starts once the count is spent."""
     executed = set(state.get("executed", []))
     pending = [q for q in state.get("subqueries", []) if q.id not in executed]
-    hop = state.get("hops", 0) + 1
+    hop = context.usage().hops + 1
     evidence: list[Evidence] = []
     ran: list[str] = []
     calls = 0
@@ -27,7 +28,7 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
     held = {e.chunk_id for e in state.get("evidence", [])}
     counts: list[str] = []
     for query in pending:
-        usage = context.usage(dict(state), retrieval_calls=calls)
+        usage = context.usage(Usage(retrieval_calls=calls))
         stop = check_before_retrieval_call(usage, context.limits)
         if stop:
             update["stop_reason"], reason = stop, f"{stop} limit reached before {query.id}"
@@ -43,6 +44,8 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
         except SearchTimeout:
             update["stop_reason"], reason = "time", f"{query.id} ran out of time"
             break
+        except StoreDamaged:
+            raise  # not a passing outage: the operator must rebuild the index (the message says how)
         except BoundloopError as exc:
             update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
             break
@@ -53,7 +56,8 @@ def retrieve(state: LoopState, context: RunContext) -> Outcome:
                      found_by=[query.id], rank=rank, page=h.page)
             for rank, h in enumerate(hits, start=1) if h.chunk_id in held or h.chunk_id in new
         )
-    update.update(evidence=evidence, executed=ran, retrieval_calls=calls, hops=1 if calls else 0)
+    update.update(evidence=evidence, executed=ran)
     found = len({e.chunk_id for e in evidence})
     decision = f"{calls} searches, {found} chunks" + (f": {', '.join(counts)}" if counts else "")
-    return Outcome(update, decision=decision, reason=reason)
+    spent = Usage(hops=1 if calls else 0, retrieval_calls=calls)
+    return StepUpdate(update, decision=decision, reason=reason, spent=spent)

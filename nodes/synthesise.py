@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
+from domain.models import Understanding
+from domain.usage import Usage
 from graph.context import RunContext
-from graph.models import Understanding
-from graph.spans import Outcome
 from graph.state import LoopState
-from nodes.budget import call_budget
+from graph.step_update import StepUpdate
 
 
-def synthesise(state: LoopState, context: RunContext) -> Outcome:
+def synthesise(state: LoopState, context: RunContext) -> StepUpdate:
     """Drafts claims (not prose), each citing the chunks it stands on; runs on the closing path too."""
     evidence = state.get("evidence", [])
     understanding = state.get("understanding") or Understanding(query_class="lookup")
     if not evidence:
-        return Outcome({"draft": [], "short_answer": None, "next_step": "verify"}, decision="0 claims",
-                       reason="no evidence")
+        return StepUpdate({"draft": [], "short_answer": None, "next_step": "verify"}, decision="0 claims",
+                          reason="no evidence")
     result = context.reasoner.synthesise(
-        state["question"], understanding, evidence, state.get("assessment"), call_budget(state, context)
+        state["question"], understanding, evidence, state.get("assessment"), context.call_budget()
     )
     claims = result.value.claims
-    return Outcome(
+    return StepUpdate(
         {"draft": claims, "short_answer": result.value.short_answer, "draft_conflicts": result.value.conflicts,
-         "tokens": result.tokens, "next_step": "verify"},
+         "next_step": "verify"},
         decision=f"{len(claims)} claims; short answer {result.value.short_answer!r}",
         reason=result.note or "extracted from the best-supported sentences",
+        spent=Usage(tokens=result.tokens),
+        stopped=result.stopped,
     )

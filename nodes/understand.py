@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
+from domain.usage import Usage
 from graph.context import RunContext
-from graph.spans import Outcome
 from graph.state import LoopState
-from nodes.budget import call_budget
-from reasoners.base import BudgetExhausted
+from graph.step_update import StepUpdate
+from policies.budget import BudgetExhausted
 
 
-def understand(state: LoopState, context: RunContext) -> Outcome:
+def understand(state: LoopState, context: RunContext) -> StepUpdate:
     """Classifies the question; an out-of-scope question goes straight to respond without any search."""
     try:
-        result = context.reasoner.understand(state["question"], call_budget(state, context))
+        result = context.reasoner.understand(state["question"], context.call_budget())
     except BudgetExhausted as stop:
-        return Outcome({"stop_reason": stop.reason, "next_step": "synthesise"}, "stop", str(stop))
+        return StepUpdate({"stop_reason": stop.reason, "next_step": "synthesise"}, "stop", str(stop),
+                          spent=Usage(tokens=stop.tokens))
     understanding = result.value
     next_step = "respond" if understanding.query_class == "out_of_scope" else "plan"
-    return Outcome(
-        {"understanding": understanding, "query_class": understanding.query_class, "tokens": result.tokens,
-         "next_step": next_step},
+    return StepUpdate(
+        {"understanding": understanding, "query_class": understanding.query_class, "next_step": next_step},
         decision=f"{understanding.query_class}; entities {understanding.entities}",
         reason=result.note or f"answer type {understanding.answer_type}",
+        spent=Usage(tokens=result.tokens),
     )

@@ -1,20 +1,19 @@
-"""The budget governor's policy: hard limits, and a pure check made before every step.
+"""The budget governor's policy: hard limits, and pure checks made before every step, search call and model call.
 
 In the spirit of pydantic-ai's `UsageLimits.check_before_request`: given the usage so far and the limits, return
-None ("go") or the reason to stop. The clock is read by the caller and passed in as `elapsed_s`.
+None ("go") or the reason to stop. The clock is read by the caller and passed in as `usage.elapsed_ms`.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields
+from typing import Any
 
+from domain.steps import NextStep, is_working
+from domain.usage import StopReason, Usage
 from policies.errors import BoundloopError
-
-StopReason = Literal["hops", "tokens", "time", "retrieval_calls"]
-WorkingStep = Literal["understand", "plan", "retrieve", "evaluate", "refine"]
 
 
 @dataclass(frozen=True)
@@ -28,19 +27,12 @@ class BudgetLimits:
 
     @classmethod
     def from_env(cls) -> BudgetLimits:
-        """Limits from `BOUNDLOOP_MAX_HOPS`, `_MAX_TOKENS`, `_MAX_SECONDS`, `_MAX_RETRIEVAL_CALLS`."""
-        defaults = cls()
-        return cls(
-            max_hops=int(_positive_setting("BOUNDLOOP_MAX_HOPS", defaults.max_hops, whole=True)),
-            max_tokens=int(_positive_setting("BOUNDLOOP_MAX_TOKENS", defaults.max_tokens, whole=True)),
-            max_seconds=_positive_setting("BOUNDLOOP_MAX_SECONDS", defaults.max_seconds, whole=False),
-            max_retrieval_calls=int(
-                _positive_setting("BOUNDLOOP_MAX_RETRIEVAL_CALLS", defaults.max_retrieval_calls, whole=True)
-            ),
-        )
+        """Each limit from `BOUNDLOOP_<LIMIT>` (`BOUNDLOOP_MAX_HOPS`, `_MAX_TOKENS`, ...), else its default."""
+        return cls(**{limit.name: _positive_setting(f"BOUNDLOOP_{limit.name.upper()}", limit.default,
+                                                    whole=limit.type == "int") for limit in fields(cls)})
 
 
-def _positive_setting(name: str, default: float, whole: bool) -> float:
+def _positive_setting(name: str, default: Any, whole: bool) -> Any:
     """A limit from the environment; an unset or blank variable keeps the default, anything else must be valid."""
     raw = os.environ.get(name, "").strip()
     if not raw:
@@ -55,27 +47,11 @@ def _positive_setting(name: str, default: float, whole: bool) -> float:
     return value
 
 
-@dataclass(frozen=True)
-class Usage:
-    """What a run has spent so far."""
-
-    hops: int = 0
-    tokens: int = 0
-    retrieval_calls: int = 0
-    elapsed_s: float = 0.0
-
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "hops": self.hops, "tokens": self.tokens, "retrieval_calls": self.retrieval_calls,
-            "elapsed_ms": int(self.elapsed_s * 1000),
-        }
-
-
-def check_before_step(step: str, usage: Usage, limits: BudgetLimits) -> StopReason | None:
+def check_before_step(step: NextStep, usage: Usage, limits: BudgetLimits) -> StopReason | None:
     """None if `step` may run; otherwise the limit that forbids it. Closing steps are never refused here."""
-    if step not in ("understand", "plan", "retrieve", "evaluate", "refine"):
+    if not is_working(step):
         return None
-    if usage.elapsed_s >= limits.max_seconds:
+    if usage.elapsed_ms >= limits.max_seconds * 1000:
         return "time"
     if usage.tokens >= limits.max_tokens:
         return "tokens"
@@ -87,27 +63,76 @@ def check_before_step(step: str, usage: Usage, limits: BudgetLimits) -> StopReas
     return None
 
 
+def spent_limit(usage: Usage, limits: BudgetLimits) -> StopReason | None:
+    """A limit the run has used up (its time, its tokens), whatever step comes next: the run is then incomplete.
+
+    The closing steps still run; this only records that the deadline or the tokens ran out on the way.
+    """
+    if usage.elapsed_ms >= limits.max_seconds * 1000:
+        return "time"
+    if usage.tokens >= limits.max_tokens:
+        return "tokens"
+    return None
+
+
 def check_before_retrieval_call(usage: Usage, limits: BudgetLimits) -> StopReason | None:
     """None if one more retrieval call may start now; checked before each call inside a hop."""
-    if usage.elapsed_s >= limits.max_seconds:
+    if usage.elapsed_ms >= limits.max_seconds * 1000:
         return "time"
     if usage.retrieval_calls >= limits.max_retrieval_calls:
         return "retrieval_calls"
     return None
 
 
-def check_before_model_call(estimated_tokens: int, usage: Usage, limits: BudgetLimits) -> StopReason | None:
-    """None if a model call of about `estimated_tokens` fits in what is left; otherwise it must not be sent."""
-    if usage.elapsed_s >= limits.max_seconds:
-        return "time"
-    if usage.tokens + estimated_tokens > limits.max_tokens:
-        return "tokens"
-    return None
-
-
 def remaining_seconds(usage: Usage, limits: BudgetLimits) -> float:
     """Time left before the deadline (never negative): every call in flight gets this as its timeout."""
-    return max(0.0, limits.max_seconds - usage.elapsed_s)
+    return max(0.0, limits.max_seconds - usage.elapsed_ms / 1000)
+
+
+def limits_as_usage(limits: BudgetLimits) -> Usage:
+    """The limits with the names of `Usage`, so that each can be read against what a run used."""
+    return Usage(hops=limits.max_hops, tokens=limits.max_tokens, retrieval_calls=limits.max_retrieval_calls,
+                 elapsed_ms=int(limits.max_seconds * 1000))
+
+
+def used_shares(usage: Usage, limits: BudgetLimits) -> dict[StopReason, float]:
+    """The share of each limit a run used, by the stop reason each limit gives."""
+    return {
+        "hops": usage.hops / limits.max_hops,
+        "tokens": usage.tokens / limits.max_tokens,
+        "time": usage.elapsed_ms / 1000 / limits.max_seconds,
+        "retrieval_calls": usage.retrieval_calls / limits.max_retrieval_calls,
+    }
+
+
+@dataclass(frozen=True)
+class CallBudget:
+    """What one step may spend on a model call: the time left before the deadline and the tokens left."""
+
+    seconds: float
+    tokens: int
+
+    def allows(self, estimated_tokens: int) -> bool:
+        """Whether a call of about `estimated_tokens` fits in the tokens left; one that does not is never sent."""
+        return estimated_tokens <= self.tokens
+
+    def after(self, tokens: int) -> CallBudget:
+        """What is left once `tokens` are spent (a failed model call's, before its offline fallback)."""
+        return CallBudget(seconds=self.seconds, tokens=max(0, self.tokens - tokens))
+
+
+def call_budget(usage: Usage, limits: BudgetLimits) -> CallBudget:
+    """What is left for the next step's model calls."""
+    return CallBudget(seconds=remaining_seconds(usage, limits), tokens=max(0, limits.max_tokens - usage.tokens))
+
+
+class BudgetExhausted(Exception):
+    """A model call would pass a limit, so it was not sent; the governor closes the run."""
+
+    def __init__(self, reason: StopReason, tokens: int = 0) -> None:
+        super().__init__(f"model call not sent: {reason} limit")
+        self.reason: StopReason = reason
+        self.tokens = tokens
 
 
 def estimate_tokens(*texts: str) -> int:

@@ -15,3 +15,15 @@ class UnknownUserError(EntitlementError):
 
 class DirectoryError(EntitlementError):
     """The directory file is missing or malformed."""
+
+
+class StepOrderError(BoundloopError):
+    """A run asked for a step that may not follow the last one (its state was changed from outside the loop)."""
+
+
+class StoreUnwritable(BoundloopError):
+    """A store (the index or the run store) cannot write: its disk is full, or it is read-only. Nothing was written."""
+
+
+class StoreDamaged(BoundloopError):
+    """A database file is damaged; the message names the file and what to do."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from graph.models import Claim, Evidence
-from reasoners.text import entities, stems
+from domain.models import Claim, Evidence
+from domain.text import entities, stems
 
 RELEVANCE_FLOOR = 0.5
 NAME_WEIGHT = 2.0

@@ -7,9 +7,9 @@ documents are data, never answer content).
 
 from __future__ import annotations
 
-from graph.models import Claim, Evidence, Verdict
+from domain.models import Claim, Evidence, Verdict
+from domain.text import stems, values
 from policies.instructions import carries_instruction, data_sentences
-from reasoners.text import stems, values
 
 MIN_SUPPORT = 0.8
 

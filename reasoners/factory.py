@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
+from graph.reasoner import Reasoner
 from policies.errors import BoundloopError
-from reasoners.base import Reasoner
 from reasoners.offline import OfflineReasoner
 
 

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policies.entitlements import Directory, EntitlementResolver
-from retrieval.backend import IndexBackend
+from retrieval.backend import Encoder, IndexBackend
 from retrieval.cache import cache_dir
 from retrieval.errors import IndexStoreError
 from retrieval.sqlite_schema import INDEX_FILE
 
 DEMO_ROOT = Path(__file__).resolve().parent.parent / "demo"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ def resolve_locations(index: str | None = None, directory: str | None = None) ->
 
 
 def is_server_url(index: str) -> bool:
-    return index.startswith(("postgresql://", "postgres://"))
+    return index.startswith(POSTGRES_SCHEMES)
 
 
 def open_backend(index: str, create: bool = False) -> IndexBackend:
@@ -58,6 +59,15 @@ def open_backend(index: str, create: bool = False) -> IndexBackend:
     from retrieval.sqlite_index import SqliteIndex
 
     return SqliteIndex(index, create=create)
+
+
+def open_index(locations: Locations, encoder: Encoder) -> IndexBackend:
+    """The configured index; the bundled demo index is built (or brought up to date) on first use."""
+    if locations.is_demo:
+        from retrieval.demo import ensure_demo_index  # ingest and its loaders: only when the demo is used
+
+        ensure_demo_index(encoder, Path(locations.index), DEMO_ROOT / "corpus")
+    return open_backend(locations.index)
 
 
 def load_resolver(directory: Path) -> EntitlementResolver:

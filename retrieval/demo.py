@@ -7,7 +7,6 @@ from pathlib import Path
 
 from retrieval.backend import Encoder
 from retrieval.chunking import CHUNKER_VERSION
-from retrieval.config import DEMO_ROOT, demo_index_dir
 from retrieval.documents import Document
 from retrieval.ingest import delete, ingest
 from retrieval.loaders import load_folder
@@ -16,7 +15,7 @@ from retrieval.sqlite_index import SqliteIndex
 STAMP = "corpus.sha256"
 
 
-def corpus_fingerprint(corpus: Path = DEMO_ROOT / "corpus") -> str:
+def corpus_fingerprint(corpus: Path) -> str:
     digest = hashlib.sha256()
     for path in sorted(corpus.rglob("*")):
         if path.is_file():
@@ -24,16 +23,15 @@ def corpus_fingerprint(corpus: Path = DEMO_ROOT / "corpus") -> str:
     return digest.hexdigest()
 
 
-def ensure_demo_index(encoder: Encoder, folder: Path | None = None) -> Path:
-    """Build or refresh the demo index; cheap when the corpus is unchanged since the last build."""
-    folder = folder or demo_index_dir()
+def ensure_demo_index(encoder: Encoder, folder: Path, corpus: Path) -> Path:
+    """Build or refresh the demo index of `corpus` in `folder`; cheap when nothing changed since the last build."""
     stamp = folder / STAMP
-    fingerprint = f"{corpus_fingerprint()}|{CHUNKER_VERSION}|{encoder.name}"
+    fingerprint = f"{corpus_fingerprint(corpus)}|{CHUNKER_VERSION}|{encoder.name}"
     if stamp.exists() and stamp.read_text() == fingerprint:
         return folder
     index = SqliteIndex(folder, create=True)
     try:
-        items = list(load_folder(DEMO_ROOT / "corpus"))
+        items = list(load_folder(corpus))
         ingest(index, encoder, items, show_progress=True)
         present = {item.doc_id for item in items if isinstance(item, Document)}
         delete(index, sorted(set(index.stored_documents()) - present))  # documents removed from the corpus

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from policies.errors import StoreDamaged
 from retrieval.cache import cache_dir as cache_dir  # re-exported: older imports name it here
 from retrieval.errors import IndexStoreError
 from retrieval.minilm_files import ensure_int8_model, model_dir
@@ -65,7 +66,11 @@ class MiniLMOnnxEmbeddings(Embeddings):
 
         model_path = model_path or ensure_int8_model()
         self.workers = workers or encode_workers(os.cpu_count())
-        self._query_session = _single_threaded_session(model_path)
+        try:
+            self._query_session = _single_threaded_session(model_path)
+        except Exception as exc:  # onnxruntime's own errors (InvalidProtobuf, NoSuchFile, ...)
+            raise StoreDamaged(f"the encoder model {model_path} is damaged ({type(exc).__name__}): delete it and the "
+                               "next command exports it again (a few seconds, offline)") from None
         self._sessions = [_single_threaded_session(model_path) for _ in range(self.workers)]
         self._pool = (
             ThreadPoolExecutor(self.workers - 1, thread_name_prefix="boundloop-encode") if self.workers > 1 else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -13,15 +14,18 @@ from pathlib import Path
 import numpy as np
 
 from policies.entitlements import AccessFilter
+from policies.errors import StoreDamaged
 from retrieval.backend import AclUpdate, Applied, Candidate, DocumentWrite, StoredChunk, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.private_files import private_database, private_folder
 from retrieval.query_terms import content_terms
-from retrieval.sqlite_schema import INDEX_FILE, connect
+from retrieval.sqlite_failures import clear_sqlite_errors
+from retrieval.sqlite_schema import DAMAGED_REMEDY, INDEX_FILE, connect
 from retrieval.titles import TitleLexicon
 from retrieval.vector_cache import VectorCache
 from retrieval.write_plan import batch_doc_ids, reconcile
 
+_clear_errors = clear_sqlite_errors("index", DAMAGED_REMEDY)
 KEYWORD_SQL = (
     "SELECT rowid, bm25(chunks_fts, 2.0, 1.0, 0.0) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?"
 )
@@ -39,15 +43,23 @@ class SqliteIndex:
 
     def __init__(self, folder: str | Path, create: bool = False) -> None:
         self.folder = Path(folder)
+        path, wal = self.folder / INDEX_FILE, self.folder / (INDEX_FILE + "-wal")
+        self.database_path = path  # named by the clear errors of `_clear_errors`
+        self.read_only = not create and path.exists() and not os.access(self.folder, os.W_OK)
         if create:
             private_folder(self.folder)
-        elif not (self.folder / INDEX_FILE).exists():
+        elif not path.exists():
             raise IndexStoreError(f"no index at {self.folder} (run `boundloop ingest PATH --index {self.folder}`)")
-        else:
+        elif self.read_only and wal.exists() and wal.stat().st_size:
+            raise IndexStoreError(f"the index in the read-only folder {self.folder} has changes still in "
+                                  f"{INDEX_FILE}-wal: open it once where it can be written, then copy it")
+        elif not self.read_only:
             private_folder(self.folder)  # tightens an index made by an older version
-        private_database(self.folder / INDEX_FILE)
-        self._conn = connect(str(self.folder / INDEX_FILE), create=create)
-        self._meta_conn = connect(str(self.folder / INDEX_FILE), create=False)
+        if not self.read_only:
+            private_database(path)
+        self._conn = connect(str(path), create=create, read_only=self.read_only)
+        self._meta_conn = connect(str(path), create=False, read_only=self.read_only)
+        self._checked = False  # integrity, before the first write
         self._lock = threading.RLock()
         self._cache_lock = threading.Lock()
         self._cache: VectorCache | None = None
@@ -57,6 +69,7 @@ class SqliteIndex:
     def encoder_name(self) -> str | None:
         return self._meta("encoder")
 
+    @_clear_errors
     def _meta(self, key: str) -> str | None:
         # every use of the main connection holds the lock: a thread blocked on SQLite's connection mutex while
         # holding the GIL would deadlock with the keyword query's deadline handler (it needs the GIL to run)
@@ -71,6 +84,7 @@ class SqliteIndex:
         rows = self._conn.execute(f"SELECT gid FROM groups WHERE name IN ({marks})", sorted(groups)).fetchall()
         return [f"g{gid}" for (gid,) in rows]
 
+    @_clear_errors
     def keyword_candidates(
         self, query: str, access: AccessFilter, limit: int, deadline: float | None = None
     ) -> list[Candidate]:
@@ -116,6 +130,7 @@ class SqliteIndex:
             self._conn.set_progress_handler(None, 0)
             self._lock.release()
 
+    @_clear_errors
     def dense_candidates(self, vector: np.ndarray, access: AccessFilter, limit: int) -> list[Candidate]:
         """Exact cosine search among the permitted rows of the in-memory vector cache."""
         return self._vectors().search(vector, access, limit)
@@ -129,6 +144,7 @@ class SqliteIndex:
                 self._cache = VectorCache.load(self._meta_conn, generation, dimension)
             return self._cache
 
+    @_clear_errors
     def title_candidates(self, names: list[str], access: AccessFilter, limit: int) -> list[Candidate]:
         """Lead chunks of permitted documents titled by one of the names, first name first."""
         if access.matches_nothing or not names:
@@ -147,10 +163,12 @@ class SqliteIndex:
                 self._titles = TitleLexicon(generation, documents)
             return self._titles
 
+    @_clear_errors
     def _meta_value(self, key: str) -> str | None:
         row = self._meta_conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
+    @_clear_errors
     def load_chunks(self, chunk_ids: list[str], access: AccessFilter) -> dict[str, StoredChunk]:
         """The chunks by id, re-checked against the filter (defence in depth: a stray id yields nothing)."""
         if not chunk_ids:
@@ -168,6 +186,7 @@ class SqliteIndex:
                 found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups)
         return found
 
+    @_clear_errors
     def stored_documents(self) -> dict[str, StoredDocument]:
         with self._lock:
             rows = self._conn.execute(f"SELECT {_STORED_COLUMNS} FROM documents").fetchall()
@@ -183,16 +202,27 @@ class SqliteIndex:
             ).fetchall()
         return _stored(rows)
 
+    @_clear_errors
     def stats(self) -> dict[str, int]:
         with self._lock:
             documents = self._conn.execute("SELECT count(*) FROM documents").fetchone()[0]
             chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
         return {"documents": documents, "chunks": chunks}
 
+    @_clear_errors
     def apply(self, batch: WriteBatch, encoder_name: str | None) -> Applied:
-        """Apply a whole batch in one transaction: on any error the index is exactly as before."""
+        """Apply a whole batch in one transaction: on any error the index is exactly as before.
+
+        A damaged index is never written to: its integrity is checked before the first write.
+        """
         with self._lock:
             conn = self._conn
+            if not self._checked:
+                problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+                if problems != ["ok"]:
+                    raise StoreDamaged(f"the index {self.folder / INDEX_FILE} is damaged ({problems[0]}): "
+                                       f"{DAMAGED_REMEDY}; nothing was written")
+                self._checked = True
             conn.execute("BEGIN IMMEDIATE")
             try:
                 batch, applied = reconcile(batch, self._stored_now(batch_doc_ids(batch)))
@@ -208,7 +238,8 @@ class SqliteIndex:
                     conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='generation'")
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # SQLite rolls back itself after a full disk or an I/O error
+                    conn.execute("ROLLBACK")
                 raise
         return applied
 

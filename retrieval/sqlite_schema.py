@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 from retrieval.errors import IndexStoreError
+from retrieval.sqlite_failures import sqlite_failure
 
 INDEX_FILE = "index.db"  # the database inside an index folder
 SCHEMA_VERSION = 2  # 2: documents.origin (the file or folder a document was ingested from)
@@ -49,22 +51,34 @@ END;
 """
 
 
-def connect(path: str, create: bool) -> sqlite3.Connection:
-    """Open the index database (WAL, foreign keys on) and create or check its schema."""
+DAMAGED_REMEDY = "rebuild it with `boundloop ingest` into a new --index folder, or restore a backup"
+
+
+def connect(path: str, create: bool, read_only: bool = False) -> sqlite3.Connection:
+    """Open the index database (WAL, foreign keys on) and create or check its schema.
+
+    `read_only` opens a file in a folder that cannot be written (nothing changes it while it is open): no lock,
+    no WAL; searches work, writes are refused.
+    """
     try:
-        conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
+        if read_only:
+            conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False,
+                                   isolation_level=None)
+        else:
+            conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA synchronous=NORMAL")
         row = conn.execute("SELECT name FROM sqlite_master WHERE name='meta'").fetchone()
         if row is None:
             if not create:
                 raise IndexStoreError(f"{path} is not a boundloop index (run `boundloop ingest` first)")
             conn.executescript("BEGIN;" + _DDL + "COMMIT;")
             conn.execute("INSERT INTO meta VALUES ('schema_version', ?), ('generation', '0')", (str(SCHEMA_VERSION),))
+        version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
-        raise IndexStoreError(f"cannot open index {path}: {exc}") from None
-    version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        raise sqlite_failure(exc, Path(path), "index", DAMAGED_REMEDY) or IndexStoreError(
+            f"cannot open index {path}: {exc}") from None
     if version is not None and int(version[0]) == 1:
         _upgrade_from_1(conn)
         version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()

@@ -1,1 +1,1 @@
-"""The HTTP service: FastAPI routes, the LangGraph server's graph factory and auth, and shared run persistence."""
+"""The HTTP service: FastAPI routes, and the LangGraph server's graph factory and auth."""

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from service.access_log import AccessLogFormat, AccessLogMiddleware, format_from_env
 from service.error_handlers import install_error_handlers
+from service.master_watch import watch_master
 from service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
 from service.rate_limit_middleware import RateLimitMiddleware
 from service.routes_ask import router as ask_router
@@ -47,6 +48,7 @@ def create_app(state: ServiceState | None = None,
             app.state.boundloop = state
             yield
             return
+        watch_master()
         app.state.boundloop = await run_in_threadpool(factory)  # opens files and models: off the event loop
         try:
             yield

@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from policies.errors import BoundloopError, EntitlementError
+from policies.errors import BoundloopError, EntitlementError, StoreDamaged, StoreUnwritable
 from service.errors import AuthenticationFailed, ServiceError
 from service.ingest_upload import UploadRejected
 from service.models import error_body
@@ -54,6 +54,13 @@ async def _entitlement(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(error_body("access denied"), status_code=403)
 
 
+async def _store(request: Request, exc: Exception) -> JSONResponse:
+    # The message names a file on the server: it goes to the log; the caller learns what failed and that it may pass.
+    log.error("request failed: %s %s: %s", request.method, request.url.path, exc)
+    what = "cannot write its data (its disk is full)" if isinstance(exc, StoreUnwritable) else "found a damaged file"
+    return JSONResponse(error_body(f"the service is unavailable: it {what}; try again later"), status_code=503)
+
+
 async def _internal(request: Request, exc: Exception) -> JSONResponse:
     log.error("request failed: %s %s", request.method, request.url.path, exc_info=exc)
     return JSONResponse(error_body("internal error"), status_code=500)
@@ -70,5 +77,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(EntitlementError, _entitlement)
+    app.add_exception_handler(StoreUnwritable, _store)
+    app.add_exception_handler(StoreDamaged, _store)
     app.add_exception_handler(BoundloopError, _internal)
     app.add_exception_handler(Exception, _internal)

@@ -7,12 +7,12 @@ worker writes its samples there and `/metrics` from any worker reports the sum o
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from policies.budget import BudgetLimits
+from domain.result import RunResult
+from policies.budget import BudgetLimits, used_shares
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0)
 RATIO_BUCKETS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -28,15 +28,12 @@ BUDGET_USED = Histogram("boundloop_budget_used_ratio", "Share of each per-run li
                         buckets=RATIO_BUCKETS)
 
 
-def record_run(result: dict[str, Any], seconds: float, endpoint: str, limits: BudgetLimits) -> None:
+def record_run(result: RunResult, seconds: float, endpoint: str, limits: BudgetLimits) -> None:
     """Count one finished run and observe its latency and budget use."""
-    RUNS.labels(status=result.get("status", "unknown"), stop_reason=result.get("stop_reason") or "none").inc()
+    RUNS.labels(status=result.status, stop_reason=result.stop_reason or "none").inc()
     RUN_SECONDS.labels(endpoint=endpoint).observe(seconds)
-    usage = result.get("usage") or {}
-    BUDGET_USED.labels(resource="hops").observe(usage.get("hops", 0) / limits.max_hops)
-    BUDGET_USED.labels(resource="tokens").observe(usage.get("tokens", 0) / limits.max_tokens)
-    BUDGET_USED.labels(resource="retrieval_calls").observe(usage.get("retrieval_calls", 0) / limits.max_retrieval_calls)
-    BUDGET_USED.labels(resource="time").observe(usage.get("elapsed_ms", 0) / 1000 / limits.max_seconds)
+    for resource, share in used_shares(result.usage, limits).items():
+        BUDGET_USED.labels(resource=resource).observe(share)
 
 
 def record_failure(endpoint: str) -> None:

@@ -6,9 +6,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from graph.models import Citation, Claim, Conflict, FallbackResult, QueryClass, Status
+from domain.result import RunResult
+from domain.trace import Span
+from domain.usage import Usage
 from graph.runner import MAX_QUESTION_CHARS
-from policies.budget import BudgetLimits, StopReason
 
 Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)]
 
@@ -25,67 +26,13 @@ class AskRequest(Strict):
     question: Question = Field(description=f"The question, 1 to {MAX_QUESTION_CHARS} characters.")
 
 
-class Usage(Strict):
-    """What the run spent."""
-
-    hops: int
-    tokens: int
-    retrieval_calls: int
-    elapsed_ms: int
-
-
-class AskResponse(Strict):
-    """The same shape as `boundloop ask --json`."""
-
-    run_id: str
-    status: Status
-    complete: bool = Field(description="False when a budget limit closed the run early.")
-    stop_reason: StopReason | None
-    query_class: QueryClass
-    answer: str
-    short_answer: str | None = Field(
-        default=None, description="The value asked for (amount, date, name, code, yes/no); null for explanations."
-    )
-    claims: list[Claim]
-    citations: list[Citation]
-    usage: Usage
-    abstain_reason: str | None
-    fallback_results: list[FallbackResult]
-    conflicts: list[Conflict]
-    dropped_claims: int
-
-
-class Span(Strict):
-    """One transition of the loop, with the budget used after it."""
-
-    node: str
-    start: float = Field(description="Wall-clock start, seconds since the epoch.")
-    duration_ms: float
-    usage: Usage
-    decision: str
-    reason: str
-
-
 class RunView(Strict):
-    """A run of the caller's: finished with its result, or still running."""
+    """A run of the caller's: finished with its result, still running, or interrupted by a crash."""
 
     run_id: str
     finished: bool
-    result: AskResponse | None = None
-
-
-class Limits(Strict):
-    """The per-run budget in force, with the same names as `Usage` so each can be read against the other."""
-
-    hops: int
-    tokens: int
-    retrieval_calls: int
-    elapsed_ms: int
-
-    @classmethod
-    def of(cls, limits: BudgetLimits) -> Limits:
-        return cls(hops=limits.max_hops, tokens=limits.max_tokens, retrieval_calls=limits.max_retrieval_calls,
-                   elapsed_ms=int(limits.max_seconds * 1000))
+    interrupted: bool = Field(default=False, description="The process running it stopped before it finished.")
+    result: RunResult | None = None
 
 
 class TraceResponse(Strict):
@@ -93,7 +40,8 @@ class TraceResponse(Strict):
 
     run_id: str
     spans: list[Span]
-    limits: Limits = Field(description="The limits in force now; a run is held to those in force when it ran.")
+    limits: Usage = Field(description="The limits in force now, as the usage that reaches each; a run is held to "
+                                      "those in force when it ran.")
 
 
 class Passage(Strict):
@@ -147,10 +95,11 @@ class IngestResponse(Strict):
 
 
 class Health(Strict):
-    """Liveness and the checkpoint store in use."""
+    """Liveness, the checkpoint store in use, and why the service is degraded (503) if it is."""
 
-    status: Literal["ok"]
+    status: Literal["ok", "degraded"]
     checkpoints: Literal["sqlite", "postgres"]
+    reasons: list[str] = Field(default_factory=list, description="What cannot write: the run store, the index.")
 
 
 class ErrorDetail(Strict):

@@ -9,23 +9,24 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from domain.result import RunResult
 from service import metrics
 from service.dependencies import CurrentUser, State
-from service.models import AskRequest, AskResponse, error_responses
+from service.models import AskRequest, error_responses
 from service.sse import SSE_MEDIA_TYPE
 from service.streaming import open_stream
 
 router = APIRouter(tags=["ask"])
-ERRORS = error_responses(400, 401, 403, 413, 422, 500)
+ERRORS = error_responses(400, 401, 403, 413, 422, 500, 503)
 STREAM_DOC: dict[str, Any] = {
     "description": "Server-sent events: `span` (one per transition, with the budget used so far), then `result` "
-                   "(the AskResponse), or `error` if the run fails after the stream began.",
+                   "(the RunResult), or `error` if the run fails after the stream began.",
     "content": {SSE_MEDIA_TYPE: {"schema": {"type": "string"}}},
 }
 
 
-@router.post("/ask", response_model=AskResponse, responses=ERRORS, summary="Ask a question and wait for the answer")
-async def ask(body: AskRequest, user: CurrentUser, state: State) -> AskResponse:
+@router.post("/ask", response_model=RunResult, responses=ERRORS, summary="Ask a question and wait for the answer")
+async def ask(body: AskRequest, user: CurrentUser, state: State) -> RunResult:
     """Cited claims, a fallback list or an honest abstention; never past the run's budget."""
     started = time.perf_counter()
     try:
@@ -34,7 +35,7 @@ async def ask(body: AskRequest, user: CurrentUser, state: State) -> AskResponse:
         metrics.record_failure("ask")
         raise
     metrics.record_run(result, time.perf_counter() - started, "ask", state.limits)
-    return AskResponse.model_validate(result)
+    return result
 
 
 @router.post("/ask/stream", response_class=StreamingResponse, responses={**ERRORS, 200: STREAM_DOC},

@@ -13,7 +13,7 @@ from service.models import IngestResponse, error_responses
 
 router = APIRouter(tags=["ingest"])
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines", "text/plain")
-ERRORS = error_responses(401, 403, 413, 415, 422, 500)
+ERRORS = error_responses(401, 403, 413, 415, 422, 500, 503)
 BODY_DOC = {
     "requestBody": {
         "required": True,

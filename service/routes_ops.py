@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Response
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from service import metrics
 from service.dependencies import State
+from service.health import problems
 from service.models import Health
 
 router = APIRouter(tags=["operations"])
 
 
-@router.get("/healthz", response_model=Health, summary="Liveness")
-async def healthz(state: State) -> Health:
-    return Health(status="ok", checkpoints=state.persistence.kind)
+@router.get("/healthz", response_model=Health, summary="Liveness, and whether the run store and index can write",
+            responses={503: {"model": Health, "description": "Degraded: the reasons say what cannot write."}})
+async def healthz(state: State) -> JSONResponse:
+    found = await run_in_threadpool(problems, state)  # it writes a row: off the event loop
+    health = Health(status="degraded" if found else "ok", checkpoints=state.store.kind, reasons=found)
+    return JSONResponse(health.model_dump(), status_code=503 if found else 200)
 
 
 @router.get("/metrics", response_class=Response, summary="Prometheus metrics",

@@ -11,9 +11,11 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from starlette.concurrency import run_in_threadpool
 
+from policies.budget import limits_as_usage
+from policies.errors import BoundloopError
 from service.dependencies import CurrentUser, State
 from service.errors import NotFound
-from service.models import AskResponse, Limits, PassagesResponse, RunView, Span, TraceResponse, error_responses
+from service.models import PassagesResponse, RunView, TraceResponse, error_responses
 from service.passages import cited_passages
 from service.run_access import evidence_chunks, require_owner, require_readable, result_chunks
 
@@ -26,11 +28,11 @@ ERRORS = error_responses(401, 403, 404, 422, 500)
 async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
     def read() -> RunView:
         require_owner(state, run_id, user)
-        result = state.registry.result(run_id)
+        result = state.store.result(run_id)
         if result is not None:
             require_readable(state, user, result_chunks(result))
-        return RunView(run_id=run_id, finished=result is not None,
-                       result=AskResponse.model_validate(result) if result is not None else None)
+        return RunView(run_id=run_id, finished=result is not None, result=result,
+                       interrupted=result is None and state.store.interrupted(run_id))
 
     return await run_in_threadpool(read)
 
@@ -39,13 +41,12 @@ async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
 async def get_trace(run_id: RunId, user: CurrentUser, state: State) -> TraceResponse:
     def read() -> TraceResponse:
         require_owner(state, run_id, user)
-        snapshot = state.runner.graph.get_state({"configurable": {"thread_id": run_id}})
-        values = (snapshot.values or {}) if snapshot else {}
-        if not values.get("spans"):
-            raise NotFound(f"no trace for run {run_id} yet")
-        require_readable(state, user, evidence_chunks(values.get("evidence") or []))
-        return TraceResponse(run_id=run_id, spans=[Span.model_validate(s) for s in values["spans"]],
-                             limits=Limits.of(state.limits))
+        try:
+            spans = state.runner.trace(run_id)
+        except BoundloopError:
+            raise NotFound(f"no trace for run {run_id} yet") from None
+        require_readable(state, user, evidence_chunks(state.runner.evidence(run_id)))
+        return TraceResponse(run_id=run_id, spans=spans, limits=limits_as_usage(state.limits))
 
     return await run_in_threadpool(read)
 

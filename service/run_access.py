@@ -8,8 +8,9 @@ whose owner has since lost a group, or whose cited document was re-labelled or d
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from domain.models import Evidence
+from domain.result import RunResult
 from service.errors import Forbidden, NotFound
 from service.state import ServiceState
 
@@ -18,23 +19,20 @@ WITHHELD = "run withheld: it shows documents you can no longer read"
 
 def require_owner(state: ServiceState, run_id: str, user: str) -> None:
     """404, not 403, for another user's run: whether a run id exists is itself not theirs to learn."""
-    if state.registry.owner(run_id) != user:
+    if state.store.owner(run_id) != user:
         raise NotFound(f"no run {run_id}")
 
 
-def result_chunks(result: dict[str, Any]) -> set[str]:
+def result_chunks(result: RunResult) -> set[str]:
     """Every chunk id a stored result shows or cites."""
-    ids = {c.get("chunk_id") for c in result.get("citations") or []}
-    ids |= {r.get("chunk_id") for r in result.get("fallback_results") or []}
-    ids |= {cid for claim in result.get("claims") or [] for cid in claim.get("citations") or []}
-    ids |= {cid for conflict in result.get("conflicts") or [] for cid in conflict.get("chunk_ids") or []}
-    return {i for i in ids if isinstance(i, str)}
+    ids = {c.chunk_id for c in result.citations} | {r.chunk_id for r in result.fallback_results}
+    ids |= {cid for claim in result.claims for cid in claim.citations}
+    return ids | {cid for conflict in result.conflicts for cid in conflict.chunk_ids}
 
 
-def evidence_chunks(evidence: Iterable[Any]) -> set[str]:
-    """The chunk ids of a run's evidence, as its checkpoint holds it (models or plain dicts)."""
-    ids = {e.get("chunk_id") if isinstance(e, dict) else getattr(e, "chunk_id", None) for e in evidence}
-    return {i for i in ids if isinstance(i, str)}
+def evidence_chunks(evidence: Iterable[Evidence]) -> set[str]:
+    """The chunk ids of a run's evidence."""
+    return {e.chunk_id for e in evidence}
 
 
 def require_readable(state: ServiceState, user: str, chunk_ids: set[str]) -> None:

@@ -8,6 +8,7 @@ import re
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from policies.errors import BoundloopError
+from runstore.location import checkpoint_url_from_env
 from service.identity import DEFAULT_JWT_MAX_TTL_S
 from service.rate_limit import Rate
 
@@ -16,7 +17,6 @@ MAX_INGEST_BYTES = 8 * 1024 * 1024
 MIN_JWT_SECRET_BYTES = 32
 DEFAULT_RATE_PER_KEY = "120/minute"
 DEFAULT_RATE_PER_ADDRESS = "600/minute"
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _DURATION = re.compile(r"\s*(\d+)\s*([smhd]?)\s*")
 _SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -52,10 +52,6 @@ class ServiceSettings(BaseModel):
             )
         return secret
 
-    @property
-    def uses_postgres(self) -> bool:
-        return self.checkpoint_url is not None and self.checkpoint_url.startswith(POSTGRES_SCHEMES)
-
     @classmethod
     def from_env(cls) -> ServiceSettings:
         """The settings from `BOUNDLOOP_*` variables (docs/service.md lists them); a bad value is a clear error.
@@ -64,9 +60,7 @@ class ServiceSettings(BaseModel):
         `_MAX_BODY_BYTES`, `_MAX_INGEST_BYTES`, `_RATE_PER_KEY`, `_RATE_PER_ADDRESS`.
         """
         env = os.environ
-        url = env.get("BOUNDLOOP_CHECKPOINT_URL") or None
-        if url and not url.startswith(POSTGRES_SCHEMES):
-            raise BoundloopError("BOUNDLOOP_CHECKPOINT_URL must be a postgresql:// URL (unset it for SQLite)")
+        url = checkpoint_url_from_env()
         try:
             max_body = int(env.get("BOUNDLOOP_MAX_BODY_BYTES", MAX_BODY_BYTES))
             max_ingest = int(env.get("BOUNDLOOP_MAX_INGEST_BYTES", MAX_INGEST_BYTES))

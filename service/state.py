@@ -1,25 +1,24 @@
-"""Everything one service process shares between requests: the runner, the run registry, the index and identity."""
+"""Everything one service process shares between requests: the runner, the run store, the index and identity."""
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from graph.reasoner import Reasoner
 from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
 from policies.entitlements import Directory, DirectorySource, EntitlementResolver
 from policies.errors import BoundloopError
-from reasoners.base import Reasoner
 from reasoners.factory import build_reasoner
 from retrieval.backend import Encoder, IndexBackend
-from retrieval.config import Locations, open_backend, resolve_locations
-from retrieval.embeddings import build_embeddings, cache_dir
+from retrieval.config import Locations, open_index, resolve_locations
+from retrieval.embeddings import build_embeddings
+from runstore.location import open_run_store, state_dir
+from runstore.store import RunStore
 from service.demo_keys import NO_DIRECTORY, refuse_published_keys
 from service.directory_reload import ReloadingDirectory
 from service.identity import IdentityResolver
-from service.persistence import Persistence, open_persistence
-from service.run_store import RunStore
 from service.settings import ServiceSettings
 
 
@@ -31,7 +30,7 @@ class ServiceState:
     directory: DirectorySource
     backend: IndexBackend
     encoder: Encoder
-    persistence: Persistence
+    store: RunStore
     reasoner: Reasoner
     limits: BudgetLimits = field(default_factory=BudgetLimits)
 
@@ -40,24 +39,14 @@ class ServiceState:
         self.resolver = EntitlementResolver(self.directory)
         self.runner = LoopRunner(
             resolver=self.resolver, backend=self.backend, encoder=self.encoder, reasoner=self.reasoner,
-            limits=self.limits, checkpointer=self.persistence.checkpointer,
-            registry=self.persistence.registry,
+            limits=self.limits, store=self.store,
         )
-
-    @property
-    def registry(self) -> RunStore:
-        return self.persistence.registry
 
     def close(self) -> None:
         if isinstance(self.directory, ReloadingDirectory):
             self.directory.close()
-        self.persistence.close()
+        self.store.close()
         self.backend.close()
-
-
-def _state_dir(index: str) -> Path:
-    """Beside an index folder, as the CLI keeps them, so `boundloop trace` and `stats` see service runs too."""
-    return cache_dir() if "://" in index else Path(index)
 
 
 def open_directory(settings: ServiceSettings) -> tuple[Locations, ReloadingDirectory]:
@@ -80,19 +69,15 @@ def build_state(settings: ServiceSettings) -> ServiceState:
     """
     locations, directory = open_directory(settings)
     encoder = build_embeddings()
-    if locations.is_demo:
-        from retrieval.demo import ensure_demo_index
-
-        ensure_demo_index(encoder)
-    backend = open_backend(locations.index)
+    backend = open_index(locations, encoder)
     try:
-        persistence = open_persistence(settings.checkpoint_url, _state_dir(locations.index))
+        store = open_run_store(settings.checkpoint_url, state_dir(locations.index))
     except BaseException:
         backend.close()
         raise
     directory.watch()
-    return ServiceState(settings=settings, directory=directory, backend=backend, encoder=encoder,
-                        persistence=persistence, reasoner=build_reasoner(), limits=BudgetLimits.from_env())
+    return ServiceState(settings=settings, directory=directory, backend=backend, encoder=encoder, store=store,
+                        reasoner=build_reasoner(), limits=BudgetLimits.from_env())
 
 
 def _allow_any(directory: Directory) -> None:

@@ -13,14 +13,15 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+from domain.result import RunResult
+from domain.trace import Span
 from service import metrics
-from service.models import AskResponse, Span
 from service.sse import sse_event
 from service.state import ServiceState
 
 log = logging.getLogger(__name__)
 _DONE = object()
-Event = tuple[str, dict[str, Any]]
+Event = tuple[str, Span | RunResult]
 
 
 def _start_producer(produce: Callable[[], Iterator[Event]]) -> asyncio.Queue[Any]:
@@ -62,9 +63,9 @@ async def _frames(state: ServiceState, first: Any, queue: asyncio.Queue[Any], st
             return
         kind, payload = item
         if kind == "span":
-            yield sse_event("span", Span.model_validate(payload).model_dump())
+            yield sse_event("span", Span.model_validate(payload).model_dump(mode="json"))
         else:
-            result = AskResponse.model_validate(payload)
-            metrics.record_run(payload, time.perf_counter() - started, "ask_stream", state.limits)
-            yield sse_event("result", result.model_dump())
+            result = RunResult.model_validate(payload)
+            metrics.record_run(result, time.perf_counter() - started, "ask_stream", state.limits)
+            yield sse_event("result", result.model_dump(mode="json"))
         item = await queue.get()

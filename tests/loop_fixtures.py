@@ -5,16 +5,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from graph.runner import LoopRunner, sqlite_checkpointer
+from graph.reasoner import StepResult
+from graph.runner import LoopRunner
 from policies.budget import BudgetLimits
-from reasoners.base import StepResult
 from reasoners.offline import OfflineReasoner
+from runstore.sqlite import SqliteRunStore
 
 
 def make_runner(index, encoder, resolver, tmp_path=None, reasoner=None, **limits) -> LoopRunner:
-    checkpointer = sqlite_checkpointer(tmp_path / "runs.db") if tmp_path is not None else None
+    store = SqliteRunStore(tmp_path / "runs.db") if tmp_path is not None else None
     return LoopRunner(resolver=resolver, backend=index, encoder=encoder, reasoner=reasoner or OfflineReasoner(),
-                      limits=BudgetLimits(**limits), checkpointer=checkpointer)
+                      limits=BudgetLimits(**limits), store=store)
 
 
 @dataclass
@@ -45,7 +46,7 @@ class AlwaysRefine(OfflineReasoner):
     """Keeps asking for one more hop, to trip the hop limit."""
 
     def refine(self, question, understanding, subqueries, evidence, assessment, hop):
-        from graph.models import Refinement, SubQuery
+        from domain.models import Refinement, SubQuery
 
         query = SubQuery(id=f"again{hop}", text=f"{question} {hop}", mode="hybrid", k=2)
         return StepResult(Refinement(action="retrieve", subqueries=[query], reason="always one more"))

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from graph.models import Assessment, Evidence, Gap, SubQuery, Understanding
+from domain.models import Assessment, Evidence, Gap, SubQuery, Understanding
+from domain.text import name_spans
 from reasoners.offline import assess, planning
-from reasoners.text import name_spans
 from retrieval.ingest import ingest
 from retrieval.loaders import load_jsonl
 from retrieval.titles import split_names
@@ -86,10 +86,10 @@ def test_loop_follows_a_name_to_the_document_it_titles(index, encoder, resolver,
     add(index, encoder, tmp_path, GUIDE, PROFILE)
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("At which desk does the owner of the night shift rota sit?", "bob")
-    held = {e.doc_id: e for e in evidence_of(runner, result["run_id"])}
+    held = {e.doc_id: e for e in evidence_of(runner, result.run_id)}
     assert held["guide"].hop == 1 and held["dana"].hop == 2
-    title_searches = [s for s in runner.trace(result["run_id"]) if s["node"] == "refine" and "[title]" in s["decision"]]
-    assert title_searches and "Dana Reyes" in title_searches[0]["decision"]
+    title_searches = [s for s in runner.trace(result.run_id) if s.node == "refine" and "[title]" in s.decision]
+    assert title_searches and "Dana Reyes" in title_searches[0].decision
 
 
 @pytest.mark.parametrize("user", ["bob", "frank"])
@@ -98,8 +98,8 @@ def test_a_linked_document_outside_the_users_groups_never_enters_the_loop(index,
     add(index, encoder, tmp_path, GUIDE, {**PROFILE, "acl": ["leadership"]})
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("At which desk does the owner of the night shift rota sit?", user)
-    assert "WS-MARKER" not in json.dumps(result)
-    assert "WS-MARKER" not in json.dumps(runner.trace(result["run_id"]), default=str)
+    assert "WS-MARKER" not in result.model_dump_json()
+    assert "WS-MARKER" not in json.dumps([s.model_dump() for s in runner.trace(result.run_id)])
 
 
 def test_a_document_cannot_steer_the_lookup_by_instruction(index, encoder, resolver, tmp_path):
@@ -108,8 +108,8 @@ def test_a_document_cannot_steer_the_lookup_by_instruction(index, encoder, resol
     add(index, encoder, tmp_path, lure, SECRET)
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("Who changes the night shift rota each week?", "bob")
-    assert "VAULT-MARKER" not in json.dumps(runner.trace(result["run_id"]), default=str)
-    assert "VAULT-MARKER" not in json.dumps(result)
+    assert "VAULT-MARKER" not in json.dumps([s.model_dump() for s in runner.trace(result.run_id)])
+    assert "VAULT-MARKER" not in result.model_dump_json()
 
 
 def test_a_link_no_document_titles_is_found_by_its_wording(index, encoder, resolver, tmp_path):
@@ -117,12 +117,12 @@ def test_a_link_no_document_titles_is_found_by_its_wording(index, encoder, resol
     add(index, encoder, tmp_path, GUIDE, profile)
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("At which desk does the owner of the night shift rota sit?", "bob")
-    held = {e.doc_id: e for e in evidence_of(runner, result["run_id"])}
+    held = {e.doc_id: e for e in evidence_of(runner, result.run_id)}
     assert held["guide"].hop == 1 and held["staff"].hop == 2
     wording = [q for q in held["staff"].found_by if q.startswith("r1.")]
-    refine = next(s for s in runner.trace(result["run_id"]) if s["node"] == "refine")
-    assert wording and "[hybrid] Dana Reyes" in refine["decision"]
-    assert result["short_answer"] in (None, "WS-MARKER-407")
+    refine = next(s for s in runner.trace(result.run_id) if s.node == "refine")
+    assert wording and "[hybrid] Dana Reyes" in refine.decision
+    assert result.short_answer in (None, "WS-MARKER-407")
 
 
 def test_a_multi_hop_answer_chains_the_bridge_sentence_and_the_answer_sentence():

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from graph.models import Claim, Evidence
+from domain.models import Claim, Evidence
 from policies.verification import check_claims
 from retrieval.ingest import ingest
 from retrieval.loaders import load_jsonl
@@ -43,17 +43,17 @@ def runner(index, encoder, resolver, tmp_path):
 @pytest.mark.parametrize("question", QUESTIONS)
 def test_planted_sentences_never_reach_the_answer_or_steer_a_lookup(runner, question):
     result = runner.ask(question, "bob")
-    assert "PWNED" not in json.dumps(result)  # not in the answer, the claims, nor a fallback snippet
-    answer = json.dumps([result["answer"], result["claims"]])
+    assert "PWNED" not in result.model_dump_json()  # not in the answer, the claims, nor a fallback snippet
+    answer = json.dumps([result.answer, [c.text for c in result.claims]])
     assert "KEYS-MARKER" not in answer and "BUDGET-MARKER" not in answer
-    trace = runner.trace(result["run_id"])
-    lookups = " ".join(s["decision"] for s in trace if s["node"] in ("plan", "refine"))
+    trace = runner.trace(result.run_id)
+    lookups = " ".join(s.decision for s in trace if s.node in ("plan", "refine"))
     assert "Engine Room Keys" not in lookups and "Nightingale" not in lookups
 
 
 def test_the_data_around_a_planted_sentence_still_answers(runner):
     result = runner.ask("Where do visitors park in the Lisbon garage?", "bob")
-    assert result["status"] == "answered" and "bay 7" in result["answer"] and "PWNED" not in result["answer"]
+    assert result.status == "answered" and "bay 7" in result.answer and "PWNED" not in result.answer
 
 
 def test_a_claim_grounded_only_by_a_planted_sentence_is_dropped():

@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 import stat
 
-from graph.checkpoints import sqlite_checkpointer
-from graph.registry import RunRegistry
 from retrieval.ingest import ingest
 from retrieval.loaders import load_jsonl
 from retrieval.sqlite_index import INDEX_FILE, SqliteIndex
+from runstore.sqlite import SqliteRunStore
 
 
 def mode(path) -> int:
@@ -22,9 +21,9 @@ def test_a_new_index_and_its_run_database_are_owner_only(tmp_path, encoder, docs
         folder = tmp_path / "index"
         index = SqliteIndex(folder, create=True)
         ingest(index, encoder, load_jsonl(docs_jsonl), show_progress=False)
-        registry, saver = RunRegistry(folder / "runs.db"), sqlite_checkpointer(folder / "runs.db")
-        registry.start("a" * 32, "bob", "question?")
-        saver.put({"configurable": {"thread_id": "t", "checkpoint_ns": ""}},
+        store = SqliteRunStore(folder / "runs.db")
+        store.start("a" * 32, "bob", "question?")
+        store.checkpointer.put({"configurable": {"thread_id": "t", "checkpoint_ns": ""}},
                   {"v": 1, "id": "1", "ts": "", "channel_values": {}, "channel_versions": {}, "versions_seen": {}},
                   {}, {})
         files = sorted(p.name for p in folder.iterdir())
@@ -32,7 +31,7 @@ def test_a_new_index_and_its_run_database_are_owner_only(tmp_path, encoder, docs
         assert mode(folder) == 0o700
         assert {name: mode(folder / name) for name in files} == dict.fromkeys(files, 0o600)
         index.close()
-        registry.close()
+        store.close()
     finally:
         os.umask(old)
 

@@ -6,14 +6,14 @@ import threading
 
 import pytest
 
-from graph.models import Evidence, Understanding
+from domain.models import Evidence, Understanding
+from domain.text import stem
 from reasoners.offline.answer_types import expected_answer
 from reasoners.offline.extractive import synthesise
 from reasoners.offline.ranges import held_values
 from reasoners.offline.render import render
 from reasoners.offline.spans import spans
 from reasoners.offline.units import older_versions, units_of
-from reasoners.text import stem
 
 
 def evidence(doc_id: str, title: str, text: str, hop: int = 1, score: float = 0.03) -> Evidence:

@@ -2,18 +2,19 @@
 
 import pytest
 
-from graph.models import Evidence, SubQuery
+from domain.models import Evidence, SubQuery
+from domain.usage import Usage
 from graph.reducers import merge_evidence, merge_subqueries
 from graph.routing import route_after_governor
-from graph.stats import summarise
 from policies.budget import (
     BudgetLimits,
-    Usage,
-    check_before_model_call,
+    CallBudget,
+    call_budget,
     check_before_retrieval_call,
     check_before_step,
     remaining_seconds,
 )
+from runstore.stats import summarise
 
 LIMITS = BudgetLimits()
 
@@ -45,8 +46,9 @@ def test_merge_subqueries_ignores_repeated_ids():
         ("retrieve", Usage(hops=2, retrieval_calls=6), "retrieval_calls"),
         ("evaluate", Usage(hops=3, retrieval_calls=6), None),  # only retrieval counts hops and calls
         ("refine", Usage(tokens=45_000), "tokens"),
-        ("understand", Usage(elapsed_s=18.0), "time"),
-        ("synthesise", Usage(elapsed_s=99, tokens=10**6), None),  # the closing path always runs
+        ("understand", Usage(elapsed_ms=18_000), "time"),
+        ("synthesise", Usage(elapsed_ms=99_000, tokens=10**6), None),  # the closing path always runs
+        ("end", Usage(hops=9), None),
         ("respond", Usage(hops=9), None),
     ],
 )
@@ -57,10 +59,16 @@ def test_check_before_step(step, usage, expected):
 def test_retrieval_and_model_call_checks():
     assert check_before_retrieval_call(Usage(retrieval_calls=5), LIMITS) is None
     assert check_before_retrieval_call(Usage(retrieval_calls=6), LIMITS) == "retrieval_calls"
-    assert check_before_retrieval_call(Usage(elapsed_s=18.5), LIMITS) == "time"
-    assert check_before_model_call(1000, Usage(tokens=44_000), LIMITS) is None
-    assert check_before_model_call(1001, Usage(tokens=44_000), LIMITS) == "tokens"
-    assert remaining_seconds(Usage(elapsed_s=20), LIMITS) == 0.0
+    assert check_before_retrieval_call(Usage(elapsed_ms=18_500), LIMITS) == "time"
+    left = call_budget(Usage(tokens=44_000, elapsed_ms=17_000), LIMITS)
+    assert left == CallBudget(seconds=1.0, tokens=1000)
+    assert left.allows(1000) and not left.allows(1001)
+    assert remaining_seconds(Usage(elapsed_ms=20_000), LIMITS) == 0.0
+
+
+def test_usage_adds_up_every_field():
+    total = Usage(hops=1, tokens=10) + Usage(tokens=5, retrieval_calls=2)
+    assert total == Usage(hops=1, tokens=15, retrieval_calls=2)
 
 
 @pytest.mark.parametrize(
@@ -86,6 +94,7 @@ def test_stats_separates_limit_hit_runs():
         {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1},
         {"query_class": "lookup", "status": "answered", "stop_reason": "time", "hops": 1},
     ]
+    assert summarise(runs, kept=9, interrupted=2)["runs"] == 9
     summary = summarise(runs)
     assert summary["avg_hops_by_class"] == {"lookup": 1.0, "multi_hop": 2.5}
     assert summary["limit_hit_share"] == {"hops": 0.25, "tokens": 0.0, "time": 0.25, "retrieval_calls": 0.0}

@@ -23,8 +23,7 @@ from langchain_core.runnables.config import ensure_config
 from langchain_openai.chat_models.base import BaseChatOpenAI
 from pydantic import BaseModel
 
-from policies.budget import estimate_tokens
-from reasoners.base import BudgetExhausted, CallBudget
+from policies.budget import BudgetExhausted, CallBudget, estimate_tokens
 from reasoners.llm import failures
 from reasoners.llm.deadline import run_within
 from reasoners.llm.messages import StepMessages
@@ -119,7 +118,7 @@ class StructuredCaller:
         started = self.clock()
         cap = self.settings.output_tokens(step)
         messages = self._prompt(schema, messages)
-        if self._estimate(schema, messages, cap) > budget.tokens:
+        if not budget.allows(self._estimate(schema, messages, cap)):
             raise BudgetExhausted("tokens")
         seconds = self._seconds(budget, started)
         if seconds <= MIN_CALL_SECONDS:
@@ -129,7 +128,7 @@ class StructuredCaller:
             return first
         repair = [*messages, self.messages.repair(failures.repair_hint(problem))]
         seconds = self._seconds(budget, started)
-        if seconds <= MIN_CALL_SECONDS or first.tokens + self._estimate(schema, repair, cap) > budget.tokens:
+        if seconds <= MIN_CALL_SECONDS or not budget.allows(first.tokens + self._estimate(schema, repair, cap)):
             return Reply(None, first.tokens, f"{failures.UNPARSEABLE}; no budget left to repair")
         second, _ = self._once(step, schema, repair, seconds, cap)
         failure = f"{second.failure} after one repair" if second.value is None else ""

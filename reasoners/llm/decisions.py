@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from graph.models import Claim, Draft, Plan, SubQuery, Verdict
+from domain.models import Claim, Draft, Plan, SubQuery, Verdict
 from reasoners.llm.messages import MAX_CLAIMS, MAX_SUBQUERIES
 from reasoners.llm.schemas import Judgement, SearchPlan
 

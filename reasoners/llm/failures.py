@@ -42,11 +42,6 @@ def describe(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-def is_unparseable(exc: BaseException) -> bool:
-    """Output the model produced but that does not fit the schema: worth one repair attempt."""
-    return describe(exc) == UNPARSEABLE
-
-
 def repair_hint(exc: BaseException, limit: int = 600) -> str:
     """What to tell the model about its invalid output (the validation errors, truncated)."""
     if isinstance(exc, ValidationError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from graph.models import Evidence, Understanding, Verdict
+from domain.models import Evidence, Understanding, Verdict
 from reasoners.llm import quoting
 from reasoners.llm.prompts import Prompts
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from graph.models import Claim, Evidence
+from domain.models import Claim, Evidence
 
 
 def question_text(question: str) -> str:

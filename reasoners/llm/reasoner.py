@@ -13,8 +13,9 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
-from graph.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
-from reasoners.base import BudgetExhausted, CallBudget, StepResult
+from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
+from graph.reasoner import StepResult
+from policies.budget import BudgetExhausted, CallBudget
 from reasoners.llm import decisions
 from reasoners.llm.calls import Reply, StructuredCaller
 from reasoners.llm.messages import StepMessages, best_evidence
@@ -30,9 +31,14 @@ NOT_SENT: Reply[Any] = Reply(None, 0, "it would pass the token limit", sent=Fals
 
 
 def _fallback(offline: StepResult[T], reply: Reply, extra: str = "") -> StepResult[T]:
-    """The offline decision, the tokens the model already spent, and why the model's was not used."""
+    """The offline decision, the tokens the model already spent, and why the model's was not used.
+
+    The offline step was given what the model call left; a call not sent for want of tokens cut the step short.
+    """
     why = f"model failed ({reply.failure})" if reply.sent else f"model not called ({reply.failure})"
-    return StepResult(offline.value, tokens=reply.tokens + offline.tokens, note=f"{why}; offline fallback{extra}")
+    stopped = offline.stopped or ("tokens" if reply is NOT_SENT else None)
+    return StepResult(offline.value, tokens=reply.tokens + offline.tokens, note=f"{why}; offline fallback{extra}",
+                      stopped=stopped)
 
 
 def _repaired(reply: Reply, note: str = "") -> str:
@@ -55,7 +61,7 @@ class LLMReasoner:
     def understand(self, question: str, budget: CallBudget) -> StepResult[Understanding]:
         reply = self.caller.ask("understand", QuestionUnderstanding, self.messages.understand(question), budget)
         if reply.value is None:
-            return _fallback(self.offline.understand(question, budget), reply)
+            return _fallback(self.offline.understand(question, budget.after(reply.tokens)), reply)
         return StepResult(reply.value.to_understanding(), tokens=reply.tokens, note=_repaired(reply))
 
     def plan(self, question: str, understanding: Understanding, budget: CallBudget) -> StepResult[Plan]:
@@ -63,7 +69,7 @@ class LLMReasoner:
         plan = decisions.normalise_plan(reply.value) if reply.value is not None else None
         if plan is None or not plan.subqueries:
             failed = reply if reply.value is None else Reply(None, reply.tokens, "empty plan")
-            return _fallback(self.offline.plan(question, understanding, budget), failed)
+            return _fallback(self.offline.plan(question, understanding, budget.after(reply.tokens)), failed)
         return StepResult(plan, tokens=reply.tokens, note=_repaired(reply))
 
     def evaluate(self, question: str, understanding: Understanding, subqueries: list[SubQuery],
@@ -84,7 +90,7 @@ class LLMReasoner:
         except BudgetExhausted:
             reply = NOT_SENT
         if reply.value is None:
-            offline = self.offline.synthesise(question, understanding, evidence, assessment, budget)
+            offline = self.offline.synthesise(question, understanding, evidence, assessment, budget.after(reply.tokens))
             return _fallback(offline, reply)
         draft, removed = decisions.cited_draft(reply.value.to_draft(), {e.chunk_id for e in shown})
         note = f"{len(draft.claims)} claims drafted by the model"
@@ -103,7 +109,7 @@ class LLMReasoner:
         except BudgetExhausted:
             reply = NOT_SENT
         if reply.value is None:
-            return _fallback(self.offline.judge(question, verdicts, evidence, budget), reply,
+            return _fallback(self.offline.judge(question, verdicts, evidence, budget.after(reply.tokens)), reply,
                              " (offline grounding checks only)")
         out, dropped = decisions.apply_judgement(verdicts, judged, reply.value)
         note = f"model judged {len(judged)} claims, dropped {dropped}"

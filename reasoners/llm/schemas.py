@@ -12,7 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from graph.models import Claim, Draft, QueryClass, RetrievalMode, Understanding
+from domain.models import Claim, Draft, QueryClass, Understanding
+from retrieval.search import SearchMode
 
 AnswerType = Literal["person", "place", "date", "number", "yes_no", "other"]
 
@@ -33,7 +34,7 @@ class Search(BaseModel):
     """One search over the company's documents."""
 
     text: str = Field(description="The search text: keywords or a short query, not a sentence to the user.")
-    mode: RetrievalMode = Field(description="keyword for exact names, codes, numbers; vector for paraphrase; "
+    mode: SearchMode = Field(description="keyword for exact names, codes, numbers; vector for paraphrase; "
                                             "title for the documents about named things (text: 'name | name'); "
                                             "hybrid otherwise.")
     purpose: str = Field(description="Why this search: the whole question, a compared entity, a named entity.")

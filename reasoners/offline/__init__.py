@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from graph.models import (
+from domain.models import (
     Assessment,
     Draft,
     Evidence,
@@ -14,10 +14,23 @@ from graph.models import (
     Understanding,
     Verdict,
 )
-from policies.budget import estimate_tokens
-from reasoners.base import CallBudget, StepResult
+from graph.reasoner import StepResult
+from policies.budget import BudgetExhausted, CallBudget, estimate_tokens
 from reasoners.offline import assess, classify, extractive, planning
 from reasoners.offline.similarity import EncoderSimilarity
+
+T = TypeVar("T")
+
+
+def _charged(value: T, budget: CallBudget, *texts: str) -> StepResult[T]:
+    """A decision with the estimated tokens of what it read and wrote, if they fit in the budget.
+
+    Counted like a model call's, from the first step on, so no run passes the token limit whatever its reasoner.
+    """
+    tokens = estimate_tokens(*texts)
+    if not budget.allows(tokens):
+        raise BudgetExhausted("tokens")
+    return StepResult(value, tokens=tokens)
 
 
 class OfflineReasoner:
@@ -38,10 +51,12 @@ class OfflineReasoner:
         self.similarity = EncoderSimilarity(encoder) if answerability_model else None
 
     def understand(self, question: str, budget: CallBudget) -> StepResult[Understanding]:
-        return StepResult(classify.classify(question))
+        understanding = classify.classify(question)
+        return _charged(understanding, budget, question, understanding.model_dump_json())
 
     def plan(self, question: str, understanding: Understanding, budget: CallBudget) -> StepResult[Plan]:
-        return StepResult(planning.plan(question, understanding))
+        plan = planning.plan(question, understanding)
+        return _charged(plan, budget, question, understanding.model_dump_json(), plan.model_dump_json())
 
     def evaluate(self, question: str, understanding: Understanding, subqueries: list[SubQuery],
                  evidence: list[Evidence]) -> StepResult[Assessment]:
@@ -53,9 +68,23 @@ class OfflineReasoner:
 
     def synthesise(self, question: str, understanding: Understanding, evidence: list[Evidence],
                    assessment: Assessment | None, budget: CallBudget) -> StepResult[Draft]:
-        draft = extractive.synthesise(question, understanding, evidence, assessment, self.similarity)
-        read = estimate_tokens(question, *(e.text for e in evidence[: extractive.MAX_EVIDENCE]))
-        return StepResult(draft, tokens=read + estimate_tokens(*(c.text for c in draft.claims)))
+        """Reads the best passages that fit in the tokens left (all of them, mostly) and keeps the claims that fit."""
+        read = sorted(evidence, key=lambda e: -e.score)[: extractive.MAX_EVIDENCE]
+        full = len(read)
+        while read and not budget.allows(estimate_tokens(question, *(e.text for e in read))):
+            read = read[:-1]
+        shown = evidence if len(read) == full else read  # the extract reads the best passages itself
+        draft = extractive.synthesise(question, understanding, shown, assessment, self.similarity) if read else Draft()
+        claims = list(draft.claims)
+        cost = estimate_tokens(question, *(e.text for e in read)) if read else 0
+        while claims and not budget.allows(cost + estimate_tokens(*(c.text for c in claims))):
+            claims.pop()
+        tokens = cost + (estimate_tokens(*(c.text for c in claims)) if claims else 0)
+        if len(read) == full and len(claims) == len(draft.claims):
+            return StepResult(draft, tokens=tokens)
+        note = f"read {len(read)} of {full} passages and kept {len(claims)} claims: the tokens left ran out"
+        kept = Draft(claims=claims, short_answer=draft.short_answer if claims else None, conflicts=draft.conflicts)
+        return StepResult(kept, tokens=tokens, note=note, stopped="tokens")
 
     def judge(self, question: str, verdicts: list[Verdict], evidence: list[Evidence],
               budget: CallBudget) -> StepResult[list[Verdict]]:

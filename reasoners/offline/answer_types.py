@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from reasoners.text import content_terms
+from domain.text import content_terms
 
 _HEAD_WORDS = r"(?:what|which|whose)"
 _SKIP = {"is", "are", "was", "were", "the", "a", "an", "name", "names", "of", "kind", "type", "sort", "exact", "s",

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from domain.text import entities, stem, stems, values
 from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from reasoners.offline.chains import Chain
 from reasoners.offline.reading import GENERIC, TYPED_KINDS
-from reasoners.text import entities, stem, stems, values
 
 Similarity = Callable[[str, list[str]], list[float]]
 """Cosines between a question and each text (unit vectors of the same encoder)."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 
-from graph.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
+from domain.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
+from domain.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, values
 from policies.instructions import data_sentences, is_instruction
 from reasoners.offline.answerability import Similarity
 from reasoners.offline.bridges import missing_links
-from reasoners.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, values
 from retrieval.titles import normalise_name, split_names, title_keys
 
 COVERED = 0.67

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graph.models import Evidence, Understanding
+from domain.models import Evidence, Understanding
+from domain.text import stems, values
 from reasoners.offline.answer_types import head_phrase
 from reasoners.offline.answerability import Similarity
 from reasoners.offline.chains import Chain
@@ -18,7 +19,6 @@ from reasoners.offline.extractive import best_chains, evidence_units, synthesise
 from reasoners.offline.lists import unfinished
 from reasoners.offline.reading import Reading, read
 from reasoners.offline.spans import finditer
-from reasoners.text import stems, values
 from retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2

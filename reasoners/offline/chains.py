@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from domain.text import name_spans
 from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import finditer
-from reasoners.text import name_spans
 from retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
+from domain.text import stems, values
 from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import spans
-from reasoners.text import stems, values
 
 _EARLY = re.compile(r"\b(older|oldest|first|earlier|earliest|before|sooner|longer ago|established)\b", re.I)
 _LATE = re.compile(r"\b(younger|youngest|newer|newest|later|latest|recent(ly)?|last|more recently)\b", re.I)

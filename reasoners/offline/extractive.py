@@ -6,7 +6,8 @@ asked for. Claims are the evidence's own sentences, cleaned, so each is grounded
 
 from __future__ import annotations
 
-from graph.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
+from domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
+from domain.text import stem, stems, values
 from policies.instructions import data_sentences
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
@@ -16,7 +17,6 @@ from reasoners.offline.lists import list_items
 from reasoners.offline.reading import Reading, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.units import Unit, older_versions, units_of
-from reasoners.text import stem, stems, values
 
 MAX_EVIDENCE = 12
 MIN_COVERAGE = 0.45

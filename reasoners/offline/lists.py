@@ -12,11 +12,11 @@ import operator
 import re
 from collections.abc import Callable
 
+from domain.text import stem, stems
 from reasoners.offline.answer_types import Expected
 from reasoners.offline.compare import about
 from reasoners.offline.reading import Reading
 from reasoners.offline.spans import finditer
-from reasoners.text import stem, stems
 from retrieval.titles import normalise_name
 
 MAX_ITEMS = 12

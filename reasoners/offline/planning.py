@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from graph.models import Assessment, Plan, Refinement, RetrievalMode, SubQuery, Understanding
-from reasoners.text import content_terms, name_spans
+from domain.models import Assessment, Plan, Refinement, SubQuery, Understanding
+from domain.text import content_terms, name_spans
+from retrieval.search import SearchMode
 from retrieval.titles import join_names
 
 FIRST_HOP_K = 3
@@ -49,7 +50,7 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
     gap = assessment.gap
     if gap is None:
         return Refinement(action="stop", reason="the evidence covers every sub-query and nothing conflicts")
-    searches: list[tuple[str, RetrievalMode, str]] = []
+    searches: list[tuple[str, SearchMode, str]] = []
     if gap.kind == "bridge":
         if gap.links:
             searches.append((join_names(gap.links), "title", "bridge: the documents the evidence names"))

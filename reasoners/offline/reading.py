@@ -12,11 +12,11 @@ import math
 import re
 from dataclasses import dataclass, replace
 
+from domain.text import entities, stem, stems, values
 from reasoners.offline.answer_types import Expected
 from reasoners.offline.ranges import amounts, held_values
 from reasoners.offline.spans import finditer
 from reasoners.offline.units import Cell, Unit, plain
-from reasoners.text import entities, stem, stems, values
 
 CONTEXT_SHARE = 0.5
 """What a question word found only in a unit's title, heading or lead-in counts for."""

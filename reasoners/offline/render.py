@@ -6,8 +6,8 @@ lead-in it completes.
 
 from __future__ import annotations
 
+from domain.text import stems
 from reasoners.offline.units import Unit, plain
-from reasoners.text import stems
 
 
 def render(unit: Unit, question: str) -> str:

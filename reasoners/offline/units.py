@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from graph.models import Evidence
+from domain.models import Evidence
+from domain.text import chunk_sentences, stems
 from policies.instructions import data_sentences, is_instruction
-from reasoners.text import chunk_sentences, stems
 from retrieval.titles import normalise_name
 
 _SUPERSEDED = re.compile(

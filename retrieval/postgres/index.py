@@ -30,9 +30,11 @@ WHERE chunk_id = ANY(%(ids)s) AND acl && %(groups)s::text[]
 class PostgresIndex:
     """An index in a PostgreSQL database. Searches run as the reader role, inside an entitled transaction."""
 
-    def __init__(self, settings: PgSettings, create: bool = False, tuning: DenseTuning | None = None) -> None:
+    def __init__(self, settings: PgSettings, create: bool = False, tuning: DenseTuning | None = None,
+                 keyword_per_term: int | None = keyword.POSTINGS_PER_TERM) -> None:
         self.settings = settings
         self.tuning = tuning or DenseTuning()
+        self.keyword_per_term = keyword_per_term  # None: exact BM25 over every posting (see `keyword`)
         self.dense_plans: Counter[str] = Counter()  # which dense plans ran: exact, hnsw, hnsw+exact
         self._lock = threading.Lock()
         self._reader: ConnectionPool | None = None
@@ -104,17 +106,17 @@ class PostgresIndex:
 
         With `deadline`, the server cancels the query there (a statement timeout): `SearchTimeout`.
         """
-        if access.matches_nothing or limit <= 0 or keyword.tsquery_text(query) is None:
+        if access.matches_nothing or limit <= 0 or keyword.query_text(query) is None:
             return []
         with entitled_transaction(self._reader_pool(), access, self.settings.reader_where) as conn:
             if deadline is None:
-                return keyword.keyword_candidates(conn, query, access, limit)
+                return keyword.keyword_candidates(conn, query, access, limit, self.keyword_per_term)
             left_ms = int((deadline - time.monotonic()) * 1000)
             if left_ms <= 0:
                 raise SearchTimeout("no time left for the keyword query")
             set_local(conn, {"statement_timeout": str(left_ms)})
             try:
-                return keyword.keyword_candidates(conn, query, access, limit)
+                return keyword.keyword_candidates(conn, query, access, limit, self.keyword_per_term)
             except psycopg.errors.QueryCanceled:
                 raise SearchTimeout("keyword search stopped at its deadline") from None
 
@@ -165,6 +167,8 @@ class PostgresIndex:
         """The whole batch in one transaction, or nothing (see `writer.apply_batch`)."""
         with database_errors(self.settings.writer_where), self._writer_pool().connection() as conn:
             applied = writer.apply_batch(conn, batch, encoder_name)
+            if sum(len(w.chunks) for w in batch.upserts) >= writer.ANALYZE_AFTER:
+                writer.vacuum_postings(conn)
         if batch.upserts and encoder_name:
             self._encoder = encoder_name  # bound by this batch, or checked equal to the bound one
         return applied

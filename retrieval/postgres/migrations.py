@@ -73,6 +73,66 @@ CREATE INDEX chunks_title_keys ON boundloop.chunks USING gin (title_keys) WHERE 
     (4, "documents remember the file or folder they were ingested from, for ingest --sync", """
 ALTER TABLE boundloop.documents ADD COLUMN origin text NOT NULL DEFAULT '';
 """),
+    (5, "BM25: postings and term statistics kept by the writer, read under row-level security", """
+CREATE FUNCTION boundloop.token_count(v tsvector) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT coalesce(sum(cardinality(positions)), 0)::integer FROM unnest(v)
+$$;
+-- a posting's BM25 term-frequency factor for a fixed average length of 64 tokens: it orders each lexeme's
+-- postings best first (the ranking itself uses the real average); a pure function, so a delete finds the entry
+CREATE FUNCTION boundloop.impact(tf real, length integer) RETURNS real LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT (tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / 64.0)))::real
+$$;
+CREATE TABLE boundloop.postings (
+    lexeme text NOT NULL,
+    impact real NOT NULL,                -- boundloop.impact(tf, length)
+    chunk bigint NOT NULL,               -- chunks.id
+    tf real NOT NULL,                    -- occurrences, a title occurrence counting twice (as in the embedded BM25)
+    length integer NOT NULL,             -- the chunk's tokens (BM25's document length)
+    acl text[] NOT NULL                  -- the chunk's ACL: row-level security filters postings too
+);
+INSERT INTO boundloop.postings
+SELECT p.lexeme, boundloop.impact(p.tf, p.length), p.chunk, p.tf, p.length, p.acl
+FROM (SELECT u.lexeme, c.id AS chunk, cardinality(u.positions) + cardinality(array_positions(u.weights, 'A')) AS tf,
+             boundloop.token_count(c.tsv) AS length, c.acl
+      FROM boundloop.chunks c, unnest(c.tsv) u) p;
+-- each lexeme's postings best first, with everything a ranking reads: index-only scans that can stop early
+CREATE UNIQUE INDEX postings_lexeme ON boundloop.postings (lexeme, impact DESC, chunk) INCLUDE (tf, length, acl);
+CREATE TABLE boundloop.terms (lexeme text PRIMARY KEY, chunks bigint NOT NULL);  -- document frequencies
+INSERT INTO boundloop.terms SELECT lexeme, count(*) FROM boundloop.postings GROUP BY lexeme;
+INSERT INTO boundloop.meta SELECT 'tokens', coalesce(sum(length), 0)::text
+FROM (SELECT DISTINCT chunk, length FROM boundloop.postings) p;
+ALTER TABLE boundloop.postings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE boundloop.postings FORCE ROW LEVEL SECURITY;
+ALTER TABLE boundloop.terms ENABLE ROW LEVEL SECURITY;
+ALTER TABLE boundloop.terms FORCE ROW LEVEL SECURITY;
+CREATE POLICY entitled_read ON boundloop.postings FOR SELECT USING (acl && (SELECT boundloop.session_groups()));
+CREATE POLICY writer_all ON boundloop.postings FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY writer_all ON boundloop.terms FOR ALL TO CURRENT_USER USING (true) WITH CHECK (true);
+-- Inverse document frequencies for the asked lexemes, but only for lexemes the transaction's groups can see in
+-- at least one chunk: the reader cannot read `terms` (a list of every word of every document), and what it
+-- learns here is what the embedded backend's BM25 scores show too. Runs as the owner (no BYPASSRLS).
+CREATE FUNCTION boundloop.term_weights(lexemes text[])
+RETURNS TABLE (lexeme text, idf double precision, avgdl double precision)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    WITH total AS (
+        SELECT greatest((SELECT value::float8 FROM boundloop.meta WHERE key = 'chunks'), 1) AS n,
+               greatest((SELECT value::float8 FROM boundloop.meta WHERE key = 'tokens'), 1) AS tokens
+    )
+    SELECT t.lexeme, greatest(ln((total.n - t.chunks + 0.5) / (t.chunks + 0.5)), 1e-6), total.tokens / total.n
+    FROM total, boundloop.terms t
+    WHERE t.lexeme = ANY(lexemes)
+      AND EXISTS (SELECT 1 FROM boundloop.postings p
+                  WHERE p.lexeme = t.lexeme AND p.acl && (SELECT boundloop.session_groups()))
+$$;
+REVOKE ALL ON FUNCTION boundloop.term_weights(text[]) FROM PUBLIC;
+DROP INDEX boundloop.chunks_tsv;         -- keyword search reads postings; the tsvector stays for the writer
+-- title links: `title_keys && names` could not use its GIN index under RLS (array overlap is not leakproof, so
+-- the policy ran first: a sequential scan for a broad user); each key's equality can (texteq is leakproof)
+DROP INDEX boundloop.chunks_title_keys;
+CREATE INDEX chunks_title_key_1 ON boundloop.chunks ((title_keys[1])) WHERE ordinal = 0;
+CREATE INDEX chunks_title_key_2 ON boundloop.chunks ((title_keys[2])) WHERE ordinal = 0;
+CREATE INDEX chunks_title_key_3 ON boundloop.chunks ((title_keys[3])) WHERE ordinal = 0;
+"""),
 ]
 
 LATEST = MIGRATIONS[-1][0]
@@ -118,7 +178,9 @@ def grant_reader(conn: psycopg.Connection, role: str) -> bool:
         conn.execute(sql.SQL("GRANT USAGE ON SCHEMA boundloop TO {}").format(who))
         conn.execute(
             sql.SQL(
-                "GRANT SELECT ON boundloop.chunks, boundloop.meta, boundloop.acl_groups, boundloop.schema_version TO {}"
+                "GRANT SELECT ON boundloop.chunks, boundloop.postings, boundloop.meta, boundloop.acl_groups, "
+                "boundloop.schema_version TO {}"
             ).format(who)
         )
+        conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION boundloop.term_weights(text[]) TO {}").format(who))
     return True

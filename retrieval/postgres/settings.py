@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from urllib.parse import quote, urlencode
 
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
@@ -33,12 +34,39 @@ def _parse(url: str) -> dict[str, str]:
         raise IndexStoreError(f"not a valid PostgreSQL URL: {str(exc).splitlines()[0]}") from None
 
 
+def _host_ports(parts: dict[str, str]) -> list[tuple[str, str]]:
+    """The host list (libpq: comma-separated) with each host's port (one port given applies to every host)."""
+    hosts = parts.get("host", "").split(",")
+    ports = parts.get("port", "").split(",")
+    if len(ports) == 1:
+        ports = ports * len(hosts)
+    return list(zip(hosts, ports, strict=False))
+
+
 def redact(url: str) -> str:
-    """`user@host/db` for messages: never the password."""
+    """`user@host:port,host2:port/db` for messages: never the password."""
     parts = _parse(url)
-    host = parts.get("host", "localhost")
-    port = f":{parts['port']}" if "port" in parts else ""
-    return f"{parts.get('user', '')}@{host}{port}/{parts.get('dbname', '')}".lstrip("@")
+    where = ",".join(f"{host or 'localhost'}{':' + port if port else ''}" for host, port in _host_ports(parts))
+    return f"{parts.get('user', '')}@{where}/{parts.get('dbname', '')}".lstrip("@")
+
+
+def login_url(url: str, user: str, password: str | None, dbname: str) -> str:
+    """A `postgresql://` URL with `url`'s servers and options, for another user (and password) and database.
+
+    Several hosts stay several hosts (`h1:5432,h2:5432`); Unix-socket folders go into the query string.
+    """
+    parts = {k: v for k, v in _parse(url).items() if k not in ("user", "password", "dbname")}
+    auth = quote(user, safe="") + (f":{quote(password, safe='')}" if password else "") + "@"
+    pairs = _host_ports(parts)
+    netloc = auth
+    if not any(host.startswith("/") for host, _ in pairs):
+        parts.pop("host", None)
+        parts.pop("port", None)
+        netloc += ",".join(
+            (f"[{host}]" if ":" in host else host) + (f":{port}" if port else "") for host, port in pairs
+        )
+    query = urlencode(sorted(parts.items()))
+    return f"postgresql://{netloc}/{quote(dbname, safe='')}" + (f"?{query}" if query else "")
 
 
 def derive_reader_url(writer_url: str, role: str) -> str:

@@ -1,6 +1,8 @@
 """Title links on PostgreSQL: lead chunks whose title keys (a generated column, migration 3) match the names.
 
 Names are normalised by the same SQL function as the titles, so both sides agree whatever the database locale.
+Each of the three keys has its own index and is compared with `=` (leakproof), so the lookup uses those indexes
+under row-level security (migration 5).
 """
 
 from __future__ import annotations
@@ -10,15 +12,14 @@ import psycopg
 from policies.entitlements import AccessFilter
 from retrieval.backend import Candidate
 
+_KEYS_SQL = "SELECT boundloop.title_key(name) FROM unnest(%s::text[]) AS n(name)"
+# the keys arrive as a value, not a subquery: planned with them, the lookup reads the key indexes alone
 _TITLE_SQL = """
-WITH wanted AS (
-    SELECT boundloop.title_key(name) AS key, position
-    FROM unnest(%(names)s::text[]) WITH ORDINALITY AS n(name, position)
-)
-SELECT c.chunk_id, (SELECT min(w.position) FROM wanted w WHERE w.key = ANY(c.title_keys)) AS first
+SELECT c.chunk_id, (SELECT min(array_position(%(keys)s::text[], k)) FROM unnest(c.title_keys) AS k) AS first
 FROM boundloop.chunks c
 WHERE c.ordinal = 0 AND c.acl && %(groups)s::text[]
-  AND c.title_keys && (SELECT array_agg(key) FROM wanted WHERE key <> '')
+  AND (c.title_keys[1] = ANY(%(keys)s::text[]) OR c.title_keys[2] = ANY(%(keys)s::text[])
+       OR c.title_keys[3] = ANY(%(keys)s::text[]))
 ORDER BY first, c.doc_id
 LIMIT %(limit)s
 """
@@ -29,5 +30,8 @@ def title_candidates(conn: psycopg.Connection, names: list[str], access: AccessF
     """Inside the caller's entitled transaction: permitted lead chunks titled by the names, first name first."""
     if not names or limit <= 0 or access.matches_nothing:
         return []
-    rows = conn.execute(_TITLE_SQL, {"names": names, "groups": sorted(access.groups), "limit": limit}).fetchall()
+    keys = [key for (key,) in conn.execute(_KEYS_SQL, (names,)).fetchall()]  # in the names' order
+    if not any(keys):
+        return []
+    rows = conn.execute(_TITLE_SQL, {"keys": keys, "groups": sorted(access.groups), "limit": limit}).fetchall()
     return [Candidate(chunk_id, 1.0 / int(first)) for chunk_id, first in rows]

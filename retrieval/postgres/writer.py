@@ -9,9 +9,12 @@ from psycopg import Copy
 
 from retrieval.backend import AclUpdate, Applied, DocumentWrite, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError
+from retrieval.postgres import bulk, postings
+from retrieval.postgres.bulk import BulkTuning
 from retrieval.write_plan import batch_doc_ids, reconcile
 
 ANALYZE_AFTER = 1000  # chunks written or removed by one batch; smaller changes are left to autovacuum
+WRITE_WORK_MEM = "256MB"
 WRITE_LOCK = 0x626C7772  # pg_advisory_xact_lock key: one writing batch at a time, like SQLite's BEGIN IMMEDIATE
 
 _DOCUMENT_COLUMNS = "doc_id, title, source, acl, metadata, content_hash, origin"
@@ -103,10 +106,12 @@ def update_acls(conn: psycopg.Connection, updates: list[AclUpdate]) -> tuple[Cou
     return delta, relabelled
 
 
-def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str | None) -> Applied:
+def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str | None,
+                tuning: BulkTuning | None = None) -> Applied:
     """Deletes, ACL updates and upserts in one transaction: on any error (or a crash) the index is as before."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+        conn.execute("SELECT set_config('work_mem', %s, true)", (WRITE_WORK_MEM,))  # sorts of a batch's postings
         batch, applied = reconcile(batch, stored_documents(conn, batch_doc_ids(batch)))
         if not (batch.upserts or batch.deletes or batch.acl_updates):
             return applied
@@ -117,36 +122,44 @@ def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str |
         removed = conn.execute(
             "SELECT count(*) FROM boundloop.chunks WHERE doc_id = ANY(%s)", (replaced,)
         ).fetchone()
+        dropped = int(removed[0]) if removed else 0
+        if dropped:
+            postings.remove_documents(conn, replaced)
         conn.execute("DELETE FROM boundloop.documents WHERE doc_id = ANY(%s)", (replaced,))  # chunks cascade
         relabelled = 0
         if batch.acl_updates:
             delta, relabelled = update_acls(conn, batch.acl_updates)
             groups.update(delta)
-        added = 0
-        if batch.upserts:
-            # COPY cannot write into a table under (forced) row-level security: stage, then INSERT ... SELECT
-            conn.execute(_STAGE_SQL)
-            with conn.cursor().copy(f"COPY stage_documents ({_DOCUMENT_COLUMNS}) FROM STDIN (FORMAT BINARY)") as cp:
-                cp.set_types(_DOCUMENT_TYPES)
-                for w in batch.upserts:
-                    d = w.document
-                    cp.write_row((d.doc_id, _clean(d.title), _clean(d.source), sorted(set(d.acl)), d.metadata,
-                                  w.content_hash, _clean(d.origin)))
-            with conn.cursor().copy(f"COPY stage_chunks ({_CHUNK_COLUMNS}) FROM STDIN (FORMAT BINARY)") as cp:
-                cp.set_types(_CHUNK_TYPES)
-                for w in batch.upserts:
-                    write_chunks(cp, w)
-                    added += len(w.chunks)
-                    for group in set(w.document.acl):
-                        groups[group] += len(w.chunks)
-            conn.execute(f"INSERT INTO boundloop.documents ({_DOCUMENT_COLUMNS}) SELECT * FROM stage_documents")
-            conn.execute(f"INSERT INTO boundloop.chunks ({_CHUNK_COLUMNS}) SELECT * FROM stage_chunks")
-        dropped = int(removed[0]) if removed else 0
+            postings.relabel_documents(conn, [u.doc_id for u in batch.acl_updates])
+        added = sum(len(w.chunks) for w in batch.upserts)
+        if added:
+            with bulk.deferred_indexes(conn, added, tuning or BulkTuning()):
+                _insert_upserts(conn, batch, groups)
         _update_counts(conn, groups, added - dropped)
         # fresh statistics, or the planner misjudges the ACL and text filters
         if added + dropped + relabelled >= ANALYZE_AFTER:
             conn.execute("ANALYZE boundloop.chunks")
+            conn.execute("ANALYZE boundloop.postings")
     return applied
+
+
+def _insert_upserts(conn: psycopg.Connection, batch: WriteBatch, groups: Counter[str]) -> None:
+    # COPY cannot write into a table under (forced) row-level security: stage, then INSERT ... SELECT
+    conn.execute(_STAGE_SQL)
+    with conn.cursor().copy(f"COPY stage_documents ({_DOCUMENT_COLUMNS}) FROM STDIN (FORMAT BINARY)") as cp:
+        cp.set_types(_DOCUMENT_TYPES)
+        for w in batch.upserts:
+            d = w.document
+            cp.write_row((d.doc_id, _clean(d.title), _clean(d.source), sorted(set(d.acl)), d.metadata,
+                          w.content_hash, _clean(d.origin)))
+    with conn.cursor().copy(f"COPY stage_chunks ({_CHUNK_COLUMNS}) FROM STDIN (FORMAT BINARY)") as cp:
+        cp.set_types(_CHUNK_TYPES)
+        for w in batch.upserts:
+            write_chunks(cp, w)
+            for group in set(w.document.acl):
+                groups[group] += len(w.chunks)
+    conn.execute(f"INSERT INTO boundloop.documents ({_DOCUMENT_COLUMNS}) SELECT * FROM stage_documents")
+    postings.insert_staged_chunks(conn, _CHUNK_COLUMNS)
 
 
 def _update_counts(conn: psycopg.Connection, groups: Counter[str], chunk_delta: int) -> None:
@@ -162,3 +175,12 @@ def _update_counts(conn: psycopg.Connection, groups: Counter[str], chunk_delta: 
         "UPDATE boundloop.meta SET value = (value::bigint + %s)::text WHERE key = 'chunks'", (chunk_delta,)
     )
     conn.execute("UPDATE boundloop.meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
+
+
+def vacuum_postings(conn: psycopg.Connection) -> None:
+    """After a large batch: mark the new postings all-visible, so rankings stay index-only scans."""
+    conn.autocommit = True  # VACUUM cannot run inside a transaction
+    try:
+        conn.execute("VACUUM boundloop.postings")
+    finally:
+        conn.autocommit = False

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from domain.models import Assessment, Gap, SubQuery, Understanding
 from evals.baselines import ONE_HOP_K, OneHopReasoner, UntargetedReasoner
 from evals.systems import SystemRunner
-from graph.models import Assessment, Gap, SubQuery, Understanding
-from policies.budget import BudgetLimits
-from reasoners.base import CallBudget
+from policies.budget import BudgetLimits, CallBudget
 from reasoners.offline.planning import FIRST_HOP_K
 from tests.conftest import HashEncoder
 

@@ -12,8 +12,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from graph.models import Claim, Evidence, Understanding, Verdict
-from reasoners.base import CallBudget
+from domain.models import Claim, Evidence, Understanding, Verdict
+from policies.budget import CallBudget
 from reasoners.llm import LLMReasoner, LLMSettings
 
 

@@ -10,7 +10,7 @@ import pytest
 from openai.lib._pydantic import to_strict_json_schema
 from pydantic import ValidationError
 
-from graph.models import Draft, Understanding
+from domain.models import Draft, Understanding
 from reasoners.llm import decisions, failures, quoting
 from reasoners.llm.deadline import DeadlineExceeded
 from reasoners.llm.schemas import ClaimCheck, Judgement, QuestionUnderstanding, Search, SearchPlan

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from reasoners.base import BudgetExhausted
+from policies.budget import BudgetExhausted
 from reasoners.llm import LLMReasoner, LLMSettings, build_chat_model
 from reasoners.llm.settings import OUTPUT_TOKENS
 from reasoners.offline import OfflineReasoner

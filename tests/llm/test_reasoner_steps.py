@@ -9,8 +9,8 @@ import openai
 import pytest
 from langchain_core.messages import HumanMessage
 
-from graph.models import Understanding
-from reasoners.base import BudgetExhausted
+from domain.models import Understanding
+from policies.budget import BudgetExhausted
 from reasoners.offline import OfflineReasoner
 from tests.llm.fakes import EXPENSE, LOOKUP, ORGCHART, ScriptedChat, budget, evidence, reasoner, verdict
 
@@ -41,7 +41,8 @@ def test_plan_gets_loop_ids_no_duplicates_and_at_most_four_searches():
 def test_an_empty_plan_falls_back_to_the_offline_plan():
     result = reasoner(ScriptedChat(script=[{"searches": []}])).plan(QUESTION, LOOKUP, budget())
     assert result.value == OfflineReasoner().plan(QUESTION, LOOKUP, budget()).value
-    assert result.note == "model failed (empty plan); offline fallback" and result.tokens == 50
+    offline_cost = OfflineReasoner().plan(QUESTION, LOOKUP, budget()).tokens  # offline decisions are counted too
+    assert result.note == "model failed (empty plan); offline fallback" and result.tokens == 50 + offline_cost
 
 
 def test_synthesise_keeps_only_citations_of_shown_chunks_and_strips_markers():
@@ -96,13 +97,14 @@ def test_output_still_unparseable_after_the_repair_falls_back_offline():
     result = reasoner(chat).understand(QUESTION, budget())
     assert result.value == OfflineReasoner().understand(QUESTION, budget()).value
     assert result.note == "model failed (unparseable output after one repair); offline fallback"
-    assert result.tokens == 100 and len(chat.seen) == 2
+    assert result.tokens == 100 + OfflineReasoner().understand(QUESTION, budget()).tokens and len(chat.seen) == 2
 
 
 def test_a_failing_model_falls_back_and_says_why():
     failure = openai.APIConnectionError(request=httpx.Request("POST", "http://x"))
     result = reasoner(ScriptedChat(script=[failure])).understand(QUESTION, budget())
-    assert result.note == "model failed (connection error); offline fallback" and result.tokens == 0
+    assert result.note == "model failed (connection error); offline fallback"
+    assert result.tokens == OfflineReasoner().understand(QUESTION, budget()).tokens  # nothing sent: offline only
 
 
 def test_a_call_that_would_pass_the_token_limit_is_not_sent():

@@ -67,10 +67,10 @@ def chunk_count(index: Any, doc_id: str | None = None) -> int:
 
 def fulltext_count(index: Any, *words: str) -> int:
     """Rows of the full-text index holding all `words`: stale entries of replaced chunks would show here."""
-    if isinstance(index, PostgresIndex):
-        query = " & ".join(words)
-        return int(_pg(index, "SELECT count(*) FROM boundloop.chunks WHERE tsv @@ to_tsquery('english', %s)",
-                       (query,))[0][0])
+    if isinstance(index, PostgresIndex):  # the keyword side reads postings: count chunks with all the words there
+        return int(_pg(index, "SELECT count(*) FROM (SELECT chunk FROM boundloop.postings "
+                              "WHERE lexeme = ANY(tsvector_to_array(to_tsvector('english', %s))) "
+                              "GROUP BY chunk HAVING count(*) = %s) c", (" ".join(words), len(words)))[0][0])
     match = " AND ".join(words)
     return int(index._conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,)).fetchone()[0])
 

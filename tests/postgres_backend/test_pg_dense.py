@@ -61,8 +61,8 @@ def exact_top(vectors: np.ndarray, query: np.ndarray, group: str, k: int) -> lis
     [
         (500, 1_000_000, 50, DensePlan("exact")),          # few rows: exact is cheap
         (20_000, 1_000_000, 50, DensePlan("exact")),       # 2%: even ef_search=1000 would hold ~20 of them
-        (600_000, 1_000_000, 50, DensePlan("hnsw", 167)),  # 60%: widen by 1/0.6, times 2
-        (1_000_000, 1_000_000, 10, DensePlan("hnsw", 40)),  # everything visible: ef_search floor
+        (600_000, 1_000_000, 50, DensePlan("hnsw", 334)),  # 60%: widen by 1/0.6, times 4
+        (1_000_000, 1_000_000, 5, DensePlan("hnsw", 40)),  # everything visible: ef_search floor
         (100_000, 1_000_000, 50, DensePlan("hnsw", 1000)),  # 10%: capped at pgvector's maximum
         (5_000, 50_000, 50, DensePlan("exact")),           # 10% of a small index: scanning 5k rows is cheaper
     ],

@@ -61,3 +61,30 @@ def test_first_ingest_binds_the_encoder_dimension_and_builds_hnsw(pg):
     assert column == ("vector(64)",)
     assert hnsw and "hnsw" in hnsw[0] and "vector_cosine_ops" in hnsw[0]
     assert pg.encoder_name == "test-hash-64"
+
+
+def test_migration_5_fills_the_postings_of_an_index_written_before_it(settings, monkeypatch):
+    from tests.conftest import access
+
+    with monkeypatch.context() as before:  # an index at schema 4, with rows written then
+        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:4])
+        with psycopg.connect(settings.writer_url) as conn:
+            migrations.migrate(conn)
+            conn.execute("INSERT INTO boundloop.documents VALUES ('exp', 'Expense policy', '', '{staff}', '{}', 'h1'),"
+                         " ('pay', 'Salary bands', '', '{hr}', '{}', 'h2')")
+            conn.execute("INSERT INTO boundloop.chunks (chunk_id, doc_id, ordinal, title, text, source, acl, embedding)"
+                         " VALUES ('exp#0', 'exp', 0, 'Expense policy', 'Expenses above 5,000 need approval.', '',"
+                         " '{staff}', '[1,0]'), ('pay#0', 'pay', 0, 'Salary bands', 'Expense of salaries.', '',"
+                         " '{hr}', '[0,1]')")
+            conn.execute("UPDATE boundloop.meta SET value = '2' WHERE key = 'chunks'")
+    PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
+    with psycopg.connect(settings.writer_url) as conn:
+        assert conn.execute("SELECT chunks FROM boundloop.terms WHERE lexeme = 'expens'").fetchone() == (2,)
+        assert conn.execute("SELECT count(DISTINCT chunk) FROM boundloop.postings").fetchone() == (2,)
+    index = PostgresIndex(settings)
+    try:
+        assert [c.chunk_id for c in index.keyword_candidates("expense approval", access("staff"), 10)] == ["exp#0"]
+        assert [c.chunk_id for c in index.keyword_candidates("expense", access("hr"), 10)] == ["pay#0"]
+        assert index.title_candidates(["Salary bands"], access("hr"), 5)[0].chunk_id == "pay#0"
+    finally:
+        index.close()

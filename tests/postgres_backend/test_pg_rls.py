@@ -70,7 +70,9 @@ def test_the_reader_role_cannot_bypass_rls_and_ingest_uses_another_role(pg):
 
 
 def test_search_code_that_forgot_its_filter_still_leaks_nothing(pg, encoder, monkeypatch):
-    monkeypatch.setattr(keyword, "_KEYWORD_SQL", keyword._KEYWORD_SQL.replace("AND c.acl && %(groups)s::text[]", ""))
+    forgot = keyword._KEYWORD_SQL.replace("AND p.acl && %(groups)s::text[]", "").replace(
+        "AND c.acl && %(groups)s::text[]", "")
+    monkeypatch.setattr(keyword, "_KEYWORD_SQL", forgot)
     monkeypatch.setattr(index, "_LOAD_SQL", index._LOAD_SQL.replace("AND acl && %(groups)s::text[]", ""))
     assert "acl &&" not in keyword._KEYWORD_SQL + index._LOAD_SQL
     assert {c.chunk_id for c in pg.keyword_candidates("salary CANARY expense note", access("all-staff"), 20)} == {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -72,4 +71,4 @@ def test_a_server_that_stops_mid_life(doomed_server, encoder, resolver, docs_jso
         result = runner.ask("Who approves expense claims above EUR 5,000?", "bob")
     finally:
         index.close()
-    assert result["status"] == "abstained", json.dumps(result, default=str)[:500]
+    assert result.status == "abstained", result.model_dump_json()[:500]

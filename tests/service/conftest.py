@@ -11,20 +11,20 @@ from fastapi.testclient import TestClient
 from policies.budget import BudgetLimits
 from policies.entitlements import Directory
 from reasoners.offline import OfflineReasoner
+from runstore.sqlite import SqliteRunStore
 from service.app import create_app
-from service.persistence import open_sqlite
 from service.settings import ServiceSettings
 from service.state import ServiceState
 from tests.service.keys import JWT_SECRET, directory_with_keys
 
 
-def make_state(index, encoder, state_dir: Path, persistence=None, jwt_secret: str | None = JWT_SECRET,
+def make_state(index, encoder, state_dir: Path, store=None, jwt_secret: str | None = JWT_SECRET,
                limits: BudgetLimits | None = None, **settings) -> ServiceState:
     return ServiceState(
         settings=ServiceSettings(jwt_secret=jwt_secret, **settings),
         directory=Directory.from_mapping(directory_with_keys()),
         backend=index, encoder=encoder,
-        persistence=persistence or open_sqlite(state_dir),
+        store=store or SqliteRunStore(state_dir / "runs.db"),
         reasoner=OfflineReasoner(), limits=limits or BudgetLimits(),
     )
 

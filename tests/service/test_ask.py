@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from graph.state import LoopOutput
+from domain.result import RunResult
 from tests.service.keys import auth
 
 SALARY = {"question": "What are the salary bands for level L5 engineers?"}
@@ -21,7 +21,7 @@ def _events(text: str) -> list[tuple[str, dict]]:
 def test_ask_returns_the_cli_json_shape(client):
     body = client.post("/ask", json={"question": "Who approves expense claims above EUR 5,000?"},
                        headers=auth("bob")).json()
-    assert set(body) == set(LoopOutput.__annotations__)
+    assert set(body) == set(RunResult.model_fields)
     assert body["status"] == "answered" and body["citations"][0]["doc_id"] == "expense"
 
 
@@ -54,7 +54,7 @@ def test_stream_sends_one_span_per_transition_then_the_result(client):
     trace = client.get(f"/runs/{result['run_id']}/trace", headers=auth("alice")).json()
     assert trace["spans"] == spans
     stored = client.get(f"/runs/{result['run_id']}", headers=auth("alice")).json()
-    assert stored == {"run_id": result["run_id"], "finished": True, "result": result}
+    assert stored == {"run_id": result["run_id"], "finished": True, "interrupted": False, "result": result}
 
 
 def test_stream_refuses_bad_input_before_streaming(client):

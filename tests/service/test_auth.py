@@ -91,20 +91,20 @@ def test_ingest_is_for_the_admin_group_only(client):
 
 
 def test_health_and_metrics_need_no_credential(client):
-    assert client.get("/healthz").json() == {"status": "ok", "checkpoints": "sqlite"}
+    assert client.get("/healthz").json() == {"status": "ok", "checkpoints": "sqlite", "reasons": []}
     assert client.get("/metrics").status_code == 200
 
 
 def _state_with(index, encoder, tmp_path, users: dict, **settings):
     from policies.entitlements import Directory
     from reasoners.offline import OfflineReasoner
-    from service.persistence import open_sqlite
+    from runstore.sqlite import SqliteRunStore
     from service.settings import ServiceSettings
     from service.state import ServiceState
 
     return ServiceState(settings=ServiceSettings(jwt_secret=JWT_SECRET, **settings),
                         directory=Directory.from_mapping({"users": users}), backend=index, encoder=encoder,
-                        persistence=open_sqlite(tmp_path), reasoner=OfflineReasoner())
+                        store=SqliteRunStore(tmp_path / "runs.db"), reasoner=OfflineReasoner())
 
 
 @pytest.mark.parametrize("key", ["key.with.two-dots", "one.dot", "a.b.c.d"])

@@ -6,39 +6,52 @@ import asyncio
 from types import SimpleNamespace
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.errors import InvalidUpdateError
+from langgraph.types import Command
 from langgraph_sdk import Auth
 from langgraph_sdk.runtime import _ExecutionRuntime, _ReadRuntime
 
+from domain.result import RunResult
 from graph.builder import build_graph
-from policies.errors import UnknownUserError
+from graph.runner import LoopRunner
+from policies.budget import BudgetLimits
+from policies.errors import StepOrderError, UnknownUserError
+from runstore.serde import checkpoint_serde
 from service import langgraph_auth, langgraph_graph
-from service.langgraph_graph import CallerBoundGraph, bind_context, make_graph
+from service.langgraph_graph import make_graph
+from tests.service.conftest import make_state
 from tests.service.keys import KEYS
 
 SALARY = {"question": "What are the salary bands for level L5 engineers?"}
 
 
-def _docs(result: dict) -> set[str]:
-    return {c["doc_id"] for c in result["citations"]} | {r["doc_id"] for r in result["fallback_results"]}
+def _result(values: dict) -> RunResult:
+    """The run's result from a graph's output or its last streamed values."""
+    return RunResult.model_validate({name: values[name] for name in RunResult.model_fields})
 
 
-@pytest.fixture
-def bob_graph(state) -> CallerBoundGraph:
-    return bind_context(build_graph(), state.runner.context_for("bob"))
+def _docs(values: dict) -> set[str]:
+    result = _result(values)
+    return {c.doc_id for c in result.citations} | {r.doc_id for r in result.fallback_results}
 
 
-def test_every_execution_path_ignores_a_context_the_caller_passes(bob_graph, state):
-    forged = state.runner.context_for("alice")
-    assert "salaries" in _docs(build_graph().invoke(SALARY, context=forged))  # the forged context is real
-    assert "salaries" not in _docs(bob_graph.invoke(SALARY, context=forged))
-    assert "salaries" not in _docs(bob_graph.copy().invoke(SALARY, context=forged))
-    streamed = list(bob_graph.stream(SALARY, context=forged, stream_mode="values"))[-1]
+def test_every_execution_path_ignores_a_context_the_caller_passes(state):
+    def bob_graph():  # the server compiles one per run
+        return build_graph(context=state.runner.context_for("bob"), served=True)
+
+    forged = state.runner.context_for("alice")  # ignored by a bound graph, so never spent: one serves every path
+    assert "salaries" in _docs(build_graph().invoke(SALARY, context=state.runner.context_for("alice")))
+    assert "salaries" not in _docs(bob_graph().invoke(SALARY, context=forged))
+    assert "salaries" not in _docs(bob_graph().invoke(SALARY, context={"principal": "alice"}))
+    assert "salaries" not in _docs(bob_graph().copy().invoke(SALARY, context=forged))
+    streamed = list(bob_graph().stream(SALARY, context=forged, stream_mode="values"))[-1]
     assert "salaries" not in _docs(streamed)
 
     async def async_paths() -> list[dict]:
-        results = [await bob_graph.ainvoke(SALARY, context=forged)]
-        results.append([c async for c in bob_graph.astream(SALARY, context=forged, stream_mode="values")][-1])
-        events = [e async for e in bob_graph.astream_events(SALARY, context=forged, version="v2")]
+        results = [await bob_graph().ainvoke(SALARY, context=forged)]
+        results.append([c async for c in bob_graph().astream(SALARY, context=forged, stream_mode="values")][-1])
+        events = [e async for e in bob_graph().astream_events(SALARY, context=forged, version="v2")]
         results.append(events[-1]["data"]["output"])
         return results
 
@@ -56,11 +69,14 @@ def _runtime(kind, user: str | None):
 
 def test_the_factory_binds_the_authenticated_user_only_for_runs(state, monkeypatch):
     monkeypatch.setattr(langgraph_graph, "shared_state", lambda: state)
+    forged = state.runner.context_for("alice")
     graph = asyncio.run(make_graph(_runtime(_ExecutionRuntime, "bob")))
-    assert isinstance(graph, CallerBoundGraph) and graph.bound_context.principal.user_id == "bob"
+    assert "salaries" not in _docs(graph.invoke(SALARY, context=forged))
+    alice = asyncio.run(make_graph(_runtime(_ExecutionRuntime, "alice")))
+    assert "salaries" in _docs(alice.invoke(SALARY))
     read = asyncio.run(make_graph(_runtime(_ReadRuntime, "bob")))
-    assert not isinstance(read, CallerBoundGraph)
-    assert set(read.get_graph().nodes) == set(graph.get_graph().nodes)  # Studio sees the same topology
+    assert read.get_graph().to_json() == graph.get_graph().to_json()  # Studio sees the same topology
+    assert read.get_output_jsonschema() == graph.get_output_jsonschema()
     with pytest.raises(UnknownUserError):
         asyncio.run(make_graph(_runtime(_ExecutionRuntime, "mallory")))
     with pytest.raises(PermissionError):
@@ -135,3 +151,48 @@ def test_thread_updates_a_state_write_for_admins_a_metadata_change_or_cancel_for
     assert patch["metadata"] == {"owner": "bob", "tag": "x"}
     cancel = {"thread_id": "t", "action": "interrupt", "metadata": {"run_ids": ["r"], "status": None}}
     assert asyncio.run(langgraph_auth.update_thread(bob, cancel)) == {"owner": "bob"}
+
+
+HEAD = {"question": "Who is the Head of Finance?"}
+
+
+def _served(state, limits: BudgetLimits, thread: str):
+    """The loop as the LangGraph server runs it: a checkpointer of its own, one bound graph per run."""
+    saver = InMemorySaver(serde=checkpoint_serde())
+    runner = LoopRunner(resolver=state.resolver, backend=state.backend, encoder=state.encoder,
+                        reasoner=state.reasoner, limits=limits)
+    config = {"configurable": {"thread_id": thread}}
+    return lambda: build_graph(checkpointer=saver, context=runner.context_for("bob"), served=True), config
+
+
+def test_a_client_cannot_rewrite_the_budget_counters(state):
+    """Issue 12's attack: `command.update` with negative counters, 1 hop and 2 searches allowed."""
+    limits = BudgetLimits(max_hops=1, max_retrieval_calls=2)
+    graph, config = _served(state, limits, "t1")
+    attack = Command(update={**HEAD, "hops": -50, "retrieval_calls": -50, "tokens": -50}, goto="governor")
+    try:
+        result = graph().invoke(attack, config)
+    except InvalidUpdateError:
+        result = None  # refusing the write is as good as ignoring it
+    if result is not None:
+        usage = _result(result).usage
+        assert 0 <= usage.hops <= 1 and 0 <= usage.retrieval_calls <= 2
+    spans = graph().get_state(config).values.get("spans", [])
+    assert all(0 <= s.usage.hops <= 1 and 0 <= s.usage.retrieval_calls <= 2 for s in spans)
+
+
+def test_state_a_client_writes_cannot_skip_steps(state):
+    """`POST /threads/T/state` before a run: the governor follows the run's ledger, never the state's next step."""
+    graph, config = _served(state, BudgetLimits(max_hops=1, max_retrieval_calls=2), "t2")
+    graph().update_state(config, {**HEAD, "next_step": "retrieve"}, as_node="plan")
+    with pytest.raises(StepOrderError, match="after the start of a run"):
+        graph().invoke(None, config)
+
+
+def test_every_run_the_factory_compiles_starts_from_zero_usage(index, encoder, tmp_path, monkeypatch):
+    one_hop = make_state(index, encoder, tmp_path, limits=BudgetLimits(max_hops=1))
+    monkeypatch.setattr(langgraph_graph, "shared_state", lambda: one_hop)
+    for _ in range(2):  # had the second run inherited the first one's hop, it could not search at all
+        graph = asyncio.run(make_graph(_runtime(_ExecutionRuntime, "bob")))
+        result = _result(graph.invoke(HEAD))
+        assert result.usage.hops == 1 and result.complete and result.status == "answered"

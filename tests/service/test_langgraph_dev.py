@@ -9,7 +9,7 @@ import httpx
 import pytest
 from langgraph_sdk import get_sync_client
 
-from graph.state import LoopOutput
+from domain.result import RunResult
 from tests.service.keys import KEYS, auth
 from tests.service.servers import REPO, free_port, running, server_env
 
@@ -40,7 +40,7 @@ def test_a_run_with_an_api_key_returns_the_ask_json_shape(server):
     assert thread["metadata"]["owner"] == "bob"  # the owner comes from the credential
     result = bob.runs.wait(thread["thread_id"], "boundloop",
                            input={"question": "Who approves expense claims above EUR 5,000?"})
-    assert set(result) == set(LoopOutput.__annotations__)
+    assert set(result) == set(RunResult.model_fields)
     assert result["status"] == "answered" and result["run_id"] == thread["thread_id"]
     assert result["citations"][0]["doc_id"] == "expense"
 
@@ -75,6 +75,23 @@ def test_the_principal_comes_only_from_the_credential(server):
 
 def test_the_fastapi_routes_are_mounted_on_the_same_server(server):
     response = httpx.post(server + "/ask", json={"question": "Who is the Head of People?"}, headers=auth("carol"))
-    assert response.status_code == 200 and set(response.json()) == set(LoopOutput.__annotations__)
+    assert response.status_code == 200 and set(response.json()) == set(RunResult.model_fields)
     assert httpx.get(server + "/healthz").json()["status"] == "ok"
     assert "boundloop_runs_total" in httpx.get(server + "/metrics").text
+
+
+def test_a_client_cannot_rewrite_the_budget_counters(server):
+    """Issue 12's attack on the real server: a `command.update` with negative counters."""
+    bob = _client(server, "bob")
+    thread = bob.threads.create()
+    attack = {"update": {"question": "Who approves expense claims above EUR 5,000?", "hops": -50,
+                         "retrieval_calls": -50, "tokens": -50}, "goto": "governor"}
+    try:
+        result = bob.runs.wait(thread["thread_id"], "boundloop", command=attack)
+    except httpx.HTTPStatusError as refused:  # refusing the command outright is as good
+        assert 400 <= refused.response.status_code < 500
+        return
+    usage = result["usage"]
+    assert 0 <= usage["hops"] <= 3 and 0 <= usage["retrieval_calls"] <= 6 and usage["tokens"] >= 0
+    spans = bob.threads.get_state(thread["thread_id"])["values"]["spans"]
+    assert all(s["usage"]["hops"] >= 0 and s["usage"]["retrieval_calls"] >= 0 for s in spans)

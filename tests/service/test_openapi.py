@@ -14,4 +14,4 @@ def test_openapi_documents_routes_security_and_strict_bodies(client):
     assert "text/event-stream" in spec["paths"]["/ask/stream"]["post"]["responses"]["200"]["content"]
     assert "multipart/form-data" in spec["paths"]["/ingest"]["post"]["requestBody"]["content"]
     assert spec["paths"]["/ask"]["post"]["responses"]["200"]["content"]["application/json"]["schema"] == {
-        "$ref": "#/components/schemas/AskResponse"}
+        "$ref": "#/components/schemas/RunResult"}

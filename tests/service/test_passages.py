@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 from policies.budget import BudgetLimits
 from policies.entitlements import Directory
 from reasoners.offline import OfflineReasoner
+from runstore.sqlite import SqliteRunStore
 from service.app import create_app
-from service.persistence import open_sqlite
 from service.settings import ServiceSettings
 from service.state import ServiceState
 from tests.service.conftest import make_state
@@ -65,7 +65,7 @@ def test_passages_leave_out_what_the_owner_may_no_longer_read(index, encoder, tm
     users = directory_with_keys()
     users["users"]["alice"]["groups"] = ["all-staff"]  # alice has left HR
     after_state = ServiceState(settings=ServiceSettings(), directory=Directory.from_mapping(users), backend=index,
-                               encoder=encoder, persistence=open_sqlite(tmp_path), reasoner=OfflineReasoner())
+                               encoder=encoder, store=SqliteRunStore(tmp_path / "runs.db"), reasoner=OfflineReasoner())
     with TestClient(create_app(after_state)) as after:
         response = after.get(f"/runs/{run_id}/passages", headers=auth("alice"))
     assert response.status_code == 200

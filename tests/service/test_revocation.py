@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 
 from policies.errors import DirectoryError
 from reasoners.offline import OfflineReasoner
+from runstore.sqlite import SqliteRunStore
 from service.app import create_app
 from service.directory_reload import ReloadingDirectory
-from service.persistence import open_sqlite
 from service.settings import ServiceSettings
 from service.state import ServiceState
 from tests.service.keys import JWT_SECRET, KEYS, auth, directory_with_keys, sha256
@@ -41,7 +41,7 @@ def live(index, encoder, tmp_path, directory_file):
     """The app over a directory file checked on every request (interval 0), as a deployment checks every second."""
     source = ReloadingDirectory(directory_file, interval_s=0.0)
     state = ServiceState(settings=ServiceSettings(jwt_secret=JWT_SECRET), directory=source, backend=index,
-                         encoder=encoder, persistence=open_sqlite(tmp_path), reasoner=OfflineReasoner())
+                         encoder=encoder, store=SqliteRunStore(tmp_path / "runs.db"), reasoner=OfflineReasoner())
     with TestClient(create_app(state), raise_server_exceptions=False) as client:
         yield client, directory_file
 

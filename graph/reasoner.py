@@ -9,36 +9,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from graph.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
-from policies.budget import StopReason
+from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
+from domain.usage import StopReason
+from policies.budget import CallBudget
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class StepResult(Generic[T]):
-    """A decision, the tokens it cost, and a note for the trace (e.g. a model failure and its fallback)."""
+    """A decision, the tokens it cost, and a note for the trace (e.g. a model failure and its fallback).
+
+    `stopped` is the limit that cut the step short, if one did: a synthesis truncated to the tokens left, a
+    judgement skipped; the run is then incomplete.
+    """
 
     value: T
     tokens: int = 0
     note: str = ""
-
-
-@dataclass(frozen=True)
-class CallBudget:
-    """What one step may spend: the time left before the deadline and the tokens left."""
-
-    seconds: float
-    tokens: int
-
-
-class BudgetExhausted(Exception):
-    """A model call would pass a limit, so it was not sent; the governor closes the run."""
-
-    def __init__(self, reason: StopReason, tokens: int = 0) -> None:
-        super().__init__(f"model call not sent: {reason} limit")
-        self.reason: StopReason = reason
-        self.tokens = tokens
+    stopped: StopReason | None = None
 
 
 class Reasoner(Protocol):

@@ -9,10 +9,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from retrieval.search import SearchMode
 from retrieval.titles import join_names, split_names
 
 QueryClass = Literal["lookup", "multi_hop", "comparison", "aggregation", "out_of_scope"]
-RetrievalMode = Literal["keyword", "vector", "hybrid", "title"]
 Status = Literal["answered", "abstained", "fallback"]
 
 
@@ -29,7 +29,7 @@ class SubQuery(BaseModel):
 
     id: str = Field(description="Stable id, e.g. 'q0', 'q1', 'r1'.")
     text: str = Field(description="The search text; for mode 'title', names separated by ' | '.")
-    mode: RetrievalMode = Field(
+    mode: SearchMode = Field(
         default="hybrid",
         description="Which retrieval to use: keyword, vector, hybrid, or title (the documents the names title).",
     )

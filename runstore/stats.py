@@ -15,15 +15,17 @@ def _group(runs: list[dict[str, Any]]) -> dict[str, Any]:
             "status": {s: sum(r["status"] == s for r in runs) for s in ("answered", "fallback", "abstained")}}
 
 
-def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """Pure: the registry's finished runs in, the `boundloop stats` figures out."""
+def summarise(runs: list[dict[str, Any]], kept: int | None = None, interrupted: int = 0) -> dict[str, Any]:
+    """Pure: the registry's finished runs (and how many runs it keeps) in, the `boundloop stats` figures out."""
     hops: dict[str, list[int]] = defaultdict(list)
     for r in runs:
         hops[r["query_class"] or "unknown"].append(r["hops"] or 0)
     n = len(runs)
     limit_hit = [r for r in runs if r["stop_reason"]]
     return {
-        "runs": n,
+        "runs": n if kept is None else kept,
+        "finished": n,
+        "interrupted": interrupted,
         "avg_hops_by_class": {k: sum(v) / len(v) for k, v in sorted(hops.items())},
         "limit_hit_share": {lim: (sum(r["stop_reason"] == lim for r in runs) / n if n else 0.0) for lim in LIMITS},
         "limit_hit_runs": _group(limit_hit),

@@ -1,0 +1,1 @@
+"""What every layer shares, below them all: the loop's records, usage, result, trace spans, steps and text analysis."""

@@ -1,0 +1,42 @@
+"""How long runs are kept: a deployment setting, applied as runs finish and by `boundloop runs prune`.
+
+The most recent `BOUNDLOOP_RUNS_KEEP` (10,000) runs are kept, none older than `BOUNDLOOP_RUNS_MAX_AGE_DAYS` (30);
+runs past either are deleted a small batch at a time, so no step holds a lock for long.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from policies.errors import BoundloopError
+
+PRUNE_BATCH = 50  # runs deleted in one step: each step's transactions stay short
+INTERRUPTED_AFTER_S = 3600.0  # an unfinished run of a process this host cannot check is given up after this long
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Which runs a store keeps."""
+
+    keep: int = 10_000
+    max_age_days: float = 30.0
+
+    @property
+    def max_age_s(self) -> float:
+        return self.max_age_days * 86_400
+
+    @classmethod
+    def from_env(cls) -> Retention:
+        """`BOUNDLOOP_RUNS_KEEP` (a whole number, at least 1) and `BOUNDLOOP_RUNS_MAX_AGE_DAYS` (more than 0)."""
+        defaults = cls()
+        keep, age = os.environ.get("BOUNDLOOP_RUNS_KEEP"), os.environ.get("BOUNDLOOP_RUNS_MAX_AGE_DAYS")
+        try:
+            retention = cls(keep=int(keep) if keep else defaults.keep,
+                            max_age_days=float(age) if age else defaults.max_age_days)
+        except ValueError:
+            raise BoundloopError("BOUNDLOOP_RUNS_KEEP must be a whole number and BOUNDLOOP_RUNS_MAX_AGE_DAYS a "
+                                 f"number of days; got {keep!r} and {age!r}") from None
+        if retention.keep < 1 or not retention.max_age_days > 0:
+            raise BoundloopError("BOUNDLOOP_RUNS_KEEP must be at least 1 and BOUNDLOOP_RUNS_MAX_AGE_DAYS more than 0")
+        return retention

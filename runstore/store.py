@@ -1,0 +1,193 @@
+"""The run store's one interface: checkpoints through `checkpointer`, and the registry of runs in SQL both stores share.
+
+The registry says who owns each run and how it ended, for `/runs`, `boundloop stats` and ownership checks. It lives
+beside the checkpoints but apart from them: the loop's state and trace never hold the user.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Literal
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from domain.result import RunResult
+from policies.errors import BoundloopError, StoreDamaged, StoreUnwritable
+from runstore.process import still_running, worker_id
+from runstore.retention import INTERRUPTED_AFTER_S, PRUNE_BATCH, Retention
+
+log = logging.getLogger(__name__)
+
+StoreKind = Literal["sqlite", "postgres"]
+Sql = Callable[..., list[dict[str, Any]]]
+"""Runs one statement, `?` placeholders, inside a transaction; returns its rows (none for a change)."""
+Migration = Sequence[str]
+"""The statements that bring the registry's tables from one schema version to the next."""
+STATS_COLUMNS = ("query_class", "status", "complete", "stop_reason", "hops", "tokens", "retrieval_calls", "elapsed_ms")
+
+
+class RunStore(ABC):
+    """Checkpoints and the run registry of one deployment, shared by every process that serves it.
+
+    Implementations supply the connection (`_execute`, `_rows`, `_transaction`), how a JSON value is sent
+    (`_json`), their migrations, the checkpointer and `close`; the registry's SQL is written once, here, with `?`
+    placeholders.
+    """
+
+    kind: StoreKind
+    checkpointer: BaseCheckpointSaver
+    retention: Retention = Retention()
+    damaged: bool = False
+    """Set once the store was found damaged: runs then go unrecorded rather than fail."""
+    refused_write: bool = False
+    """Set when a write was refused (a full disk), cleared by the next run recorded whole: `/healthz` reports it."""
+
+    def start(self, run_id: str, owner: str, question: str) -> None:
+        """Record a run as it starts (unfinished until `finish`), with the process that runs it."""
+        self._execute("INSERT INTO boundloop_runs (run_id, owner, created_at, question, worker) VALUES (?, ?, ?, ?, ?)",
+                      (run_id, owner, time.time(), question, worker_id()))
+
+    def finish(self, run_id: str, result: RunResult) -> None:
+        """Record how a run ended (the figures `stats` reads get columns of their own), then apply retention a step."""
+        usage = result.usage
+        self._execute(
+            "UPDATE boundloop_runs SET status=?, query_class=?, complete=?, stop_reason=?, hops=?, tokens=?, "
+            "retrieval_calls=?, elapsed_ms=?, result=? WHERE run_id=?",
+            (result.status, result.query_class, result.complete, result.stop_reason, usage.hops, usage.tokens,
+             usage.retrieval_calls, usage.elapsed_ms, self._json(result.model_dump_json()), run_id),
+        )
+        self.refused_write = False
+        try:
+            self.prune_step()
+        except Exception:  # the run is recorded; a retention step that fails is retried after the next run
+            log.warning("run retention step failed", exc_info=True)
+
+    def count(self, status: str | None = None) -> int:
+        """The runs kept, finished or not; or those with one status (`interrupted`, say)."""
+        if status is None:
+            return int(self._rows("SELECT count(*) AS n FROM boundloop_runs")[0]["n"])
+        return int(self._rows("SELECT count(*) AS n FROM boundloop_runs WHERE status=?", (status,))[0]["n"])
+
+    def prune_step(self, now: float | None = None) -> int:
+        """Delete one batch of finished runs past the retention, oldest first: checkpoints, then registry rows."""
+        cutoff = (now or time.time()) - self.retention.max_age_s
+        old = self._rows("SELECT run_id FROM boundloop_runs WHERE created_at < ? AND status IS NOT NULL "
+                         "ORDER BY created_at LIMIT ?", (cutoff, PRUNE_BATCH))
+        over = self._rows("SELECT run_id, status FROM boundloop_runs ORDER BY created_at DESC LIMIT ? OFFSET ?",
+                          (PRUNE_BATCH, self.retention.keep))
+        doomed = list(dict.fromkeys([r["run_id"] for r in old] + [r["run_id"] for r in over if r["status"]]))
+        if not doomed:
+            return 0
+        for run_id in doomed:
+            self.checkpointer.delete_thread(run_id)
+        marks = ", ".join("?" * len(doomed))
+        self._execute(f"DELETE FROM boundloop_runs WHERE run_id IN ({marks})", tuple(doomed))
+        self._reclaim()
+        return len(doomed)
+
+    def prune(self) -> int:
+        """Apply the retention in full, a batch at a time; the number of runs deleted."""
+        total = 0
+        while deleted := self.prune_step():
+            total += deleted
+        return total
+
+    def mark_interrupted(self) -> int:
+        """Mark `interrupted` the unfinished runs whose process has died (or, on another host, that are very old)."""
+        now = time.time()
+        rows = self._rows("SELECT run_id, worker, created_at FROM boundloop_runs WHERE status IS NULL")
+        gone = [row["run_id"] for row in rows if still_running(row["worker"]) is False
+                or (still_running(row["worker"]) is None and row["created_at"] < now - INTERRUPTED_AFTER_S)]
+        for run_id in gone:
+            self.interrupt(run_id)
+        return len(gone)
+
+    def write_problem(self) -> str | None:
+        """Why the store cannot write now, or None: it writes one small row, and remembers a run's refused write."""
+        try:
+            self._execute("UPDATE boundloop_health SET checked_at=? WHERE id=1", (time.time(),))
+        except (StoreUnwritable, StoreDamaged) as exc:
+            log.error("run store check failed: %s", exc)
+            return "the run store cannot write" if isinstance(exc, StoreUnwritable) else "the run store is damaged"
+        if self.refused_write:  # a small row fits where a run's checkpoint did not
+            return "the run store cannot write"
+        return "the run store is damaged" if self.damaged else None
+
+    def _refused(self, failure: BoundloopError | None) -> BoundloopError | None:
+        """Note a refused write (for `/healthz`) and pass the failure on."""
+        if isinstance(failure, StoreUnwritable):
+            self.refused_write = True
+        return failure
+
+    def interrupt(self, run_id: str) -> None:
+        """Mark an unfinished run interrupted: its process died, or the run stopped on an error."""
+        self._execute("UPDATE boundloop_runs SET status='interrupted', complete=? WHERE run_id=? AND status IS NULL",
+                      (False, run_id))
+
+    def owner(self, run_id: str) -> str | None:
+        rows = self._rows("SELECT owner FROM boundloop_runs WHERE run_id=?", (run_id,))
+        return rows[0]["owner"] if rows else None
+
+    def result(self, run_id: str) -> RunResult | None:
+        """The run's result, or None while it runs (or for an unknown run)."""
+        rows = self._rows("SELECT result FROM boundloop_runs WHERE run_id=?", (run_id,))
+        stored = rows[0]["result"] if rows else None
+        if stored is None:
+            return None
+        return RunResult.model_validate(json.loads(stored) if isinstance(stored, str | bytes) else stored)
+
+    def interrupted(self, run_id: str) -> bool:
+        """Whether the run was left unfinished by a crash."""
+        return bool(self._rows("SELECT 1 AS x FROM boundloop_runs WHERE run_id=? AND status='interrupted'", (run_id,)))
+
+    def finished_runs(self) -> list[dict[str, Any]]:
+        """The `stats` figures of every finished run (interrupted ones are not finished)."""
+        rows = self._rows(f"SELECT {', '.join(STATS_COLUMNS)} FROM boundloop_runs "
+                          "WHERE status IS NOT NULL AND status <> 'interrupted'")
+        return [{**row, "complete": int(bool(row["complete"]))} for row in rows]
+
+    def _migrate(self, migrations: Sequence[Migration]) -> None:
+        """Apply, in order and each in one transaction, the migrations this database has not had yet.
+
+        Version n of the registry's schema is `migrations[:n]` applied; `boundloop_schema` records n. A new table
+        or column (conversations, say) is one more migration at the end of `runstore.schema.migrations`.
+        """
+        for version, migration in enumerate(migrations, start=1):
+            with self._transaction() as sql:
+                sql("CREATE TABLE IF NOT EXISTS boundloop_schema (version INTEGER NOT NULL)")
+                rows = sql("SELECT max(version) AS version FROM boundloop_schema")
+                if (rows[0]["version"] or 0) >= version:
+                    continue
+                for statement in migration:
+                    sql(statement)
+                sql("INSERT INTO boundloop_schema (version) VALUES (?)", version)
+
+    def failure(self, exc: BaseException) -> BoundloopError | None:
+        """The clear error an exception from this store (or its checkpointer) stands for: a full disk, damage."""
+        return None
+
+    @abstractmethod
+    def _transaction(self) -> AbstractContextManager[Sql]:
+        """A transaction that other writers wait for; its `Sql` runs statements inside it."""
+
+    @abstractmethod
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None: ...
+
+    @abstractmethod
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def _json(self, text: str) -> Any:
+        """A JSON document as this store's driver sends it."""
+
+    @abstractmethod
+    def _reclaim(self) -> None:
+        """Give the space of deleted runs back (SQLite: to the file system)."""
+
+    @abstractmethod
+    def close(self) -> None: ...
