@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, TypeVar
 
 from domain.models import (
@@ -48,7 +49,12 @@ class OfflineReasoner:
 
         Without the model, coverage alone decides whether a reading answers: how its training data is gathered.
         """
-        self.similarity = EncoderSimilarity(encoder) if answerability_model else None
+        self._encoder, self._use_model = encoder, answerability_model
+
+    @cached_property
+    def similarity(self) -> EncoderSimilarity | None:
+        """The reader's MiniLM similarity, or None to read by coverage alone; subclasses need not call __init__."""
+        return EncoderSimilarity(getattr(self, "_encoder", None)) if getattr(self, "_use_model", True) else None
 
     def understand(self, question: str, budget: CallBudget) -> StepResult[Understanding]:
         understanding = classify.classify(question)
