@@ -13,13 +13,13 @@ import json
 import logging
 import os
 import sys
-import time
 from datetime import UTC, datetime
 from typing import Literal, get_args
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from policies.errors import BoundloopError
+from service.response_watch import ResponseWatch
 
 AccessLogFormat = Literal["text", "json", "off"]
 FORMATS: tuple[str, ...] = get_args(AccessLogFormat)
@@ -71,22 +71,13 @@ class AccessLogMiddleware:
         if scope["type"] != "http" or self.form == "off":
             await self.app(scope, receive, send)
             return
-        started = time.perf_counter()
-        status = 500
-
-        async def capture(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
+        watch = ResponseWatch(send)
         try:
-            await self.app(scope, receive, capture)
+            await self.app(scope, receive, watch.send)
         finally:
             route = getattr(scope.get("route"), "path", None)
             if route is None or route in self.paths:
                 if route is None:  # static files have no template; a request that matched nothing is `-`
-                    route = "-" if status == 404 else scope.get("path", "-")
+                    route = "-" if watch.status == 404 else scope.get("path", "-")
                 user = scope.get("state", {}).get(USER_KEY) or "-"
-                ms = (time.perf_counter() - started) * 1000
-                LOGGER.info(access_line(self.form, scope["method"], route, status, ms, user))
+                LOGGER.info(access_line(self.form, scope["method"], route, watch.status, watch.seconds * 1000, user))

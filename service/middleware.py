@@ -7,13 +7,13 @@ The latency metrics cover only the service's own routes. When the app is mounted
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import metrics
+from service.response_watch import ResponseWatch
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
@@ -85,18 +85,10 @@ class RequestMetricsMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started = time.perf_counter()
-        status = 500
-
-        async def capture(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
+        watch = ResponseWatch(send)
         try:
-            await self.app(scope, receive, capture)
+            await self.app(scope, receive, watch.send)
         finally:
             route = getattr(scope.get("route"), "path", None)
             if route in self.paths:
-                metrics.observe_request(scope["method"], route, status, time.perf_counter() - started)
+                metrics.observe_request(scope["method"], route, watch.status, watch.seconds)
