@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.models import Understanding
 from domain.usage import Usage
 from graph.context import RunContext
-from graph.state import LoopState
+from graph.state import LoopState, question_of
 from graph.step_update import StepUpdate
 
 
@@ -17,7 +17,7 @@ def synthesise(state: LoopState, context: RunContext) -> StepUpdate:
         return StepUpdate({"draft": [], "short_answer": None, "next_step": "verify"}, decision="0 claims",
                           reason="no evidence")
     result = context.reasoner.synthesise(
-        state["question"], understanding, evidence, state.get("assessment"), context.call_budget()
+        question_of(state), understanding, evidence, state.get("assessment"), context.call_budget()
     )
     claims = result.value.claims
     return StepUpdate(

@@ -74,7 +74,9 @@ def test_usage_adds_up_every_field():
 @pytest.mark.parametrize(
     "state, route",
     [
-        ({}, "understand"),
+        ({}, "resolve"),
+        ({"next_step": None}, "resolve"),  # intake clears the last question's next step
+        ({"next_step": "understand"}, "understand"),
         ({"next_step": "retrieve"}, "retrieve"),
         ({"next_step": "retrieve", "stop_reason": "hops"}, "synthesise"),
         ({"next_step": "plan", "stop_reason": "time"}, "synthesise"),
