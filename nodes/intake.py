@@ -1,10 +1,10 @@
 """Intake: a new question on a thread starts clean; only the conversation's turns carry over.
 
 On the LangGraph server a thread is a conversation, and each run on it starts from the thread's last state: without
-this node the second question would find the first one's evidence, answer and `next_step: "end"`. Intake writes every
-per-question key back to empty: a list to `[]` (through `Overwrite` where a reducer would add to the old value), anything
-else to None, keeping only `question` (just written by the input) and `turns`. It is not a step of the loop: it decides nothing,
-spends nothing and leaves no span; the governor then starts the run with its first step.
+this node the second question would find the first one's evidence, answer and `next_step: "end"`. Intake writes
+every per-question key back to empty: a list to `[]` (through `Overwrite` where a reducer would add to the old
+value), anything else to None, keeping only `question` (just written by the input) and `turns`. It is not a step of
+the loop: it decides nothing, spends nothing and leaves no span; the governor then starts the run with its first step.
 """
 
 from __future__ import annotations
