@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import datetime
+from typing import Any
 
 from cli.inputs import require_text_and_user
 from cli.jsonl import run_batch
@@ -102,5 +103,15 @@ def run_stats(args: argparse.Namespace) -> int:
     print("share of runs that hit each limit: " + ", ".join(f"{k} {v:.1%}" for k, v in shares))
     for group in ("limit_hit_runs", "other_runs"):
         g = summary[group]
-        print(f"{group.replace('_', ' ')}: {g['runs']} runs, answered {g['answered_share']:.1%}")
+        print(f"{group.replace('_', ' ')}: {g['runs']} runs, answered {g['answered_share']:.1%}, "
+              f"rated helpful {_share(g)}")
+    print("rated helpful per class: " + (", ".join(f"{k} {_share(v)}" for k, v in summary["feedback_by_class"].items())
+                                          or "no runs"))
     return 0
+
+
+def _share(feedback: dict[str, Any]) -> str:
+    """'75.0% of 4 rated', or 'none rated'."""
+    if not feedback["rated"]:
+        return "none rated"
+    return f"{feedback['positive_share']:.1%} of {feedback['rated']} rated"

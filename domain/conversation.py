@@ -8,6 +8,8 @@ longer read leaves the context (`graph.history`). Past `MAX_CONTEXT_TURNS` turns
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.models import Status
@@ -33,11 +35,16 @@ class Turn(BaseModel):
         "turns only while its user may read every one of them.")
 
     @classmethod
-    def shown(cls, question: str, result: RunResult) -> Turn:
-        """The turn a finished run makes: its question and what its result showed."""
+    def shown(cls, question: str, result: RunResult, context_chunks: Iterable[str] = ()) -> Turn:
+        """The turn a finished run makes: its question and what its result showed.
+
+        `context_chunks` are what the earlier turns its standalone question leaned on showed: a name taken from an
+        earlier answer is shown again in the standalone question, so the turn shows those chunks too.
+        """
         return cls(run_id=result.run_id, question=question,
                    standalone_question=result.standalone_question or question, answer=result.answer,
-                   short_answer=result.short_answer, status=result.status, shown_chunks=sorted(result.shown_chunks()))
+                   short_answer=result.short_answer, status=result.status,
+                   shown_chunks=sorted(result.shown_chunks() | set(context_chunks)))
 
 
 def recent(turns: list[Turn]) -> list[Turn]:
@@ -50,4 +57,10 @@ class Resolution(BaseModel):
 
     standalone_question: str = Field(description="The question with its references to earlier turns filled in.")
     follow_up: bool = Field(default=False, description="Whether earlier turns were used.")
+    leaned_on: list[int] = Field(default_factory=list, description="The earlier turns (positions in the turns "
+                                 "given, oldest first from 0) whose words the standalone question took.")
     how: str = Field(default="", description="What was filled in, and from which turn, for the trace.")
+
+    def context_chunks(self, turns: list[Turn]) -> list[str]:
+        """What the turns it leaned on showed: the standalone question shows it again."""
+        return sorted({chunk for n in self.leaned_on if 0 <= n < len(turns) for chunk in turns[n].shown_chunks})

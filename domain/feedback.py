@@ -10,15 +10,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 MAX_COMMENT_CHARS = 2000
 
 
-class Feedback(BaseModel):
-    """The latest rating of a run by its owner; a new rating replaces it."""
+class Rating(BaseModel):
+    """Thumbs up or down on an answer, with an optional comment: what its owner sends."""
 
     model_config = ConfigDict(extra="forbid")
 
     score: Literal[1, -1] = Field(description="1 (helpful) or -1 (not helpful).")
     comment: str | None = Field(default=None, max_length=MAX_COMMENT_CHARS,
                                 description=f"Optional, at most {MAX_COMMENT_CHARS:,} characters.")
-    time: datetime | None = Field(default=None, description="When it was given (UTC); set when it is stored.")
 
     @field_validator("score", mode="before")
     @classmethod
@@ -34,3 +33,9 @@ class Feedback(BaseModel):
         if isinstance(comment, str):
             return comment.strip() or None
         return comment
+
+
+class Feedback(Rating):
+    """The latest rating of a run by its owner, as stored with the run; a new rating replaces it."""
+
+    time: datetime = Field(description="When it was given (UTC).")

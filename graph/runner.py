@@ -144,7 +144,7 @@ class LoopRunner:
                 log.warning("%s; answering this run again, unrecorded", failure)  # the store broke under the run
                 recorded, values = False, self._unrecorded.invoke({"question": question}, config=config,
                                                                   context=self.context_for(user, context.history))
-            return self._finish(run_id, values, recorded)
+            return self._finish(run_id, question, values, recorded)
 
     @contextmanager
     def _interrupted_on_error(self, run_id: str, recorded: bool) -> Iterator[None]:
@@ -186,17 +186,27 @@ class LoopRunner:
                         values = payload
             except Exception as exc:
                 raise (self._store_failure(exc) or exc) from exc
-            yield "result", self._finish(run_id, values, recorded)
+            yield "result", self._finish(run_id, question, values, recorded)
 
-    def _finish(self, run_id: str, values: dict[str, Any], recorded: bool) -> RunResult:
-        """The run's result from the graph's final values (the output fields of the state), recorded."""
+    def _finish(self, run_id: str, question: str, values: dict[str, Any], recorded: bool) -> RunResult:
+        """The run's result from the graph's final values (the output fields of the state), recorded.
+
+        A follow-up is recorded with what the earlier turns it leaned on showed (from its checkpoint): its standalone
+        question shows it again, so reading the run later needs access to those chunks too.
+        """
         result = RunResult.model_validate({**{k: values.get(k) for k in RunResult.model_fields}, "run_id": run_id})
         if recorded and self.store:
             try:
-                self.store.finish(run_id, result)
+                leaned = self.context_chunks(run_id) if result.standalone_question not in (None, question) else []
+                self.store.finish(run_id, result, leaned)
             except StoreDamaged as exc:
                 log.warning("%s; this run's result is not recorded", exc)
         return result
+
+    def context_chunks(self, run_id: str) -> list[str]:
+        """What the earlier turns a follow-up leaned on showed, from its last checkpoint (none for an unknown run)."""
+        snapshot = self.graph.get_state({"configurable": {"thread_id": run_id}})
+        return list((snapshot.values or {}).get("context_chunks") or []) if snapshot else []
 
     def evidence(self, run_id: str) -> list[Evidence]:
         """The passages a run read, from its last checkpoint (none for an unknown run)."""

@@ -32,6 +32,9 @@ class LoopState(TypedDict, total=False):
     """The question, as asked."""
     standalone_question: str
     """The question as the loop answers it: a follow-up made to stand alone from the earlier turns (resolve)."""
+    context_chunks: list[str]
+    """What the earlier turns the standalone question took words from showed; the standalone question shows it
+    again, so whoever may no longer read one of these chunks no longer sees this turn."""
     turns: Annotated[list[Turn], add_turns]
     """The conversation so far, each turn as its user was shown it (the last 50). The one key a new question on the
     same thread keeps (the LangGraph server: a thread is a conversation); `intake` clears every other."""

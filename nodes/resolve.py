@@ -31,7 +31,8 @@ def resolve(state: LoopState, context: RunContext) -> StepUpdate:
     resolution = result.value
     decision = f"follow-up: {resolution.standalone_question!r}" if resolution.follow_up else "stands alone"
     return StepUpdate(
-        {"standalone_question": resolution.standalone_question, "next_step": "understand"},
+        {"standalone_question": resolution.standalone_question, "context_chunks": resolution.context_chunks(turns),
+         "next_step": "understand"},
         decision=decision,
         reason=(result.note or resolution.how or f"{len(turns)} earlier turns") + left_out,
         spent=Usage(tokens=result.tokens),

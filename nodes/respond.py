@@ -88,6 +88,6 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
         dropped_claims=sum(not v.supported for v in state.get("verdicts", [])),
     )
     # Each field of the result is an output channel of the graph (its output schema is `RunResult`).
-    turn = Turn.shown(state["question"], result)
+    turn = Turn.shown(state["question"], result, state.get("context_chunks", []))
     return StepUpdate({**dict(result), "turns": [turn], "next_step": "end"}, decision=status,
                       reason=why or f"{len(claims)} grounded claims")

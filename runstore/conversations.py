@@ -38,6 +38,12 @@ class TurnRow:
     created_at: float
     status: str | None
     result: RunResult | None
+    context_chunks: tuple[str, ...] = ()
+    """What the earlier turns its standalone question leaned on showed."""
+
+    def shown_chunks(self) -> set[str]:
+        """Every chunk the turn shows: its result's and its context's (none while it runs)."""
+        return (self.result.shown_chunks() | set(self.context_chunks)) if self.result else set()
 
 
 def stored_result(stored: Any) -> RunResult | None:
@@ -88,15 +94,16 @@ class ConversationRecords(SqlStore):
     def turn_rows(self, conversation_id: str, last: int | None = None) -> list[TurnRow]:
         """The conversation's turns, oldest first; with `last`, only the last that many."""
         limit = "" if last is None else f" LIMIT {int(last)}"
-        rows = self._rows("SELECT run_id, question, created_at, status, result FROM boundloop_runs "
+        rows = self._rows("SELECT run_id, question, created_at, status, result, context_chunks FROM boundloop_runs "
                           f"WHERE conversation_id=? ORDER BY created_at DESC, run_id DESC{limit}", (conversation_id,))
         return [TurnRow(run_id=row["run_id"], question=row["question"], created_at=float(row["created_at"]),
-                        status=row["status"], result=stored_result(row["result"])) for row in reversed(rows)]
+                        status=row["status"], result=stored_result(row["result"]),
+                        context_chunks=tuple(json.loads(row["context_chunks"] or "[]"))) for row in reversed(rows)]
 
     def context_turns(self, conversation_id: str) -> list[Turn]:
         """What a follow-up may lean on: the last `MAX_CONTEXT_TURNS` finished turns, as their user was shown them."""
-        return [Turn.shown(row.question, row.result) for row in self.turn_rows(conversation_id, MAX_CONTEXT_TURNS)
-                if row.result is not None]
+        return [Turn.shown(row.question, row.result, row.context_chunks)
+                for row in self.turn_rows(conversation_id, MAX_CONTEXT_TURNS) if row.result is not None]
 
     def _forget_conversation(self, conversation_id: str) -> list[str]:
         """Delete the conversation and its runs' rows; the runs deleted (their checkpoints are the caller's)."""

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from domain.feedback import Feedback
+from domain.feedback import Feedback, Rating
 from runstore.sql import SqlStore
 
 
 class FeedbackRecords(SqlStore):
     """A run's owner's rating, in the run's own registry row."""
 
-    def record_feedback(self, run_id: str, feedback: Feedback) -> Feedback:
-        """Store the rating (replacing an earlier one) with the time now; the stored rating."""
-        stored = feedback.model_copy(update={"time": datetime.now(UTC)})
-        assert stored.time is not None
+    def record_feedback(self, run_id: str, rating: Rating) -> Feedback:
+        """Store the rating (replacing an earlier one) with the time now; the stored feedback."""
+        stored = Feedback(score=rating.score, comment=rating.comment, time=datetime.now(UTC))
         self._execute("UPDATE boundloop_runs SET feedback_score=?, feedback_comment=?, feedback_at=? WHERE run_id=?",
                       (stored.score, stored.comment, stored.time.timestamp(), run_id))
         return stored

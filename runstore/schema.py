@@ -44,7 +44,7 @@ def migrations(types: ColumnTypes) -> list[Migration]:
             f"CREATE TABLE IF NOT EXISTS boundloop_health (id INTEGER PRIMARY KEY, checked_at {types.real} NOT NULL)",
             "INSERT INTO boundloop_health (id, checked_at) VALUES (1, 0)",
         ),
-        (  # 3: conversations, and the conversation each run is a turn of (its turns, in the order they started)
+        (  # 3: conversations; the conversation each run is a turn of, and what the turns it leaned on showed
             f"""CREATE TABLE IF NOT EXISTS boundloop_conversations (
                 conversation_id TEXT PRIMARY KEY,
                 owner TEXT NOT NULL,
@@ -54,6 +54,7 @@ def migrations(types: ColumnTypes) -> list[Migration]:
             )""",
             "CREATE INDEX IF NOT EXISTS boundloop_conversations_owner ON boundloop_conversations(owner, updated_at)",
             "ALTER TABLE boundloop_runs ADD COLUMN conversation_id TEXT",
+            "ALTER TABLE boundloop_runs ADD COLUMN context_chunks TEXT",  # JSON: what a follow-up's context showed
             "CREATE INDEX IF NOT EXISTS boundloop_runs_conversation ON boundloop_runs(conversation_id, created_at)",
         ),
         (  # 4: the owner's feedback on a run, kept with the run (the latest rating wins)

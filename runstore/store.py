@@ -7,9 +7,11 @@ lives beside the checkpoints but apart from them: the loop's state and trace nev
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from abc import abstractmethod
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -59,14 +61,18 @@ class RunStore(ConversationRecords, FeedbackRecords):
             if conversation_id is not None:
                 self._join(sql, conversation_id, owner, question, now)
 
-    def finish(self, run_id: str, result: RunResult) -> None:
-        """Record how a run ended (the figures `stats` reads get columns of their own), then apply retention a step."""
+    def finish(self, run_id: str, result: RunResult, context_chunks: Sequence[str] = ()) -> None:
+        """Record how a run ended (the figures `stats` reads get columns of their own), then apply retention a step.
+
+        `context_chunks`: what the earlier turns a follow-up's standalone question leaned on showed.
+        """
         usage = result.usage
         self._execute(
             "UPDATE boundloop_runs SET status=?, query_class=?, complete=?, stop_reason=?, hops=?, tokens=?, "
-            "retrieval_calls=?, elapsed_ms=?, result=? WHERE run_id=?",
+            "retrieval_calls=?, elapsed_ms=?, result=?, context_chunks=? WHERE run_id=?",
             (result.status, result.query_class, result.complete, result.stop_reason, usage.hops, usage.tokens,
-             usage.retrieval_calls, usage.elapsed_ms, self._json(result.model_dump_json()), run_id),
+             usage.retrieval_calls, usage.elapsed_ms, self._json(result.model_dump_json()),
+             json.dumps(sorted(context_chunks)) if context_chunks else None, run_id),
         )
         self.refused_write = False
         try:
@@ -150,6 +156,14 @@ class RunStore(ConversationRecords, FeedbackRecords):
     def owner(self, run_id: str) -> str | None:
         rows = self._rows("SELECT owner FROM boundloop_runs WHERE run_id=?", (run_id,))
         return rows[0]["owner"] if rows else None
+
+    def shown_chunks(self, run_id: str) -> set[str]:
+        """Every chunk a finished run shows: its result's, and those of the earlier turns its question leaned on."""
+        rows = self._rows("SELECT result, context_chunks FROM boundloop_runs WHERE run_id=?", (run_id,))
+        result = stored_result(rows[0]["result"]) if rows else None
+        if result is None:
+            return set()
+        return result.shown_chunks() | set(json.loads(rows[0]["context_chunks"] or "[]"))
 
     def result(self, run_id: str) -> RunResult | None:
         """The run's result, or None while it runs (or for an unknown run)."""

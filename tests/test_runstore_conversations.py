@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from domain.feedback import Feedback
+from domain.feedback import Rating
 from runstore.retention import Retention
 from tests.test_runstore import _open, _threads, result
 
@@ -105,8 +105,8 @@ def test_feedback_is_kept_with_the_run_the_latest_wins_and_goes_with_it(place):
     try:
         _turn(store, "r1", "c1")
         assert store.feedback("r1") is None
-        store.record_feedback("r1", Feedback(score=1))
-        stored = store.record_feedback("r1", Feedback(score=-1, comment="It cites the 2024 policy."))
+        store.record_feedback("r1", Rating(score=1))
+        stored = store.record_feedback("r1", Rating(score=-1, comment="It cites the 2024 policy."))
         assert store.feedback("r1") == stored and stored.score == -1 and stored.time is not None
         assert [r["feedback_score"] for r in store.finished_runs()] == [-1]
         _turn(store, "r2", "c2")  # retention keeps one run: r1 and its feedback go

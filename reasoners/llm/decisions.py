@@ -18,17 +18,19 @@ MAX_STANDALONE_CHARS = 4000  # the longest question a caller may ask (graph.runn
 _MARKER = re.compile(r"\s*\[([^\[\]]{1,80})\]")
 
 
-def standalone(rewrite: StandaloneQuestion, question: str) -> Resolution | None:
+def standalone(rewrite: StandaloneQuestion, question: str, turns: int) -> Resolution | None:
     """The model's rewrite as a resolution, or None when it cannot be used (empty, or longer than a question may be).
 
-    A rewrite the model says needed no earlier turn keeps the question as asked, word for word.
+    A rewrite the model says needed no earlier turn keeps the question as asked, word for word. One that used them
+    may have taken words from any of the `turns` it was shown: it leans on them all.
     """
     text = " ".join(rewrite.standalone_question.split())
     if not text or len(text) > MAX_STANDALONE_CHARS:
         return None
     if not rewrite.follow_up or text == question.strip():
         return Resolution(standalone_question=question, how="the model found it stands alone")
-    return Resolution(standalone_question=text, follow_up=True, how="rewritten by the model")
+    return Resolution(standalone_question=text, follow_up=True, leaned_on=list(range(turns)),
+                      how="rewritten by the model")
 
 
 def normalise_plan(plan: SearchPlan) -> Plan:

@@ -67,7 +67,7 @@ class LLMReasoner:
             reply = self.caller.ask("rewrite", StandaloneQuestion, self.messages.rewrite(question, turns), budget)
         except BudgetExhausted:
             reply = NOT_SENT
-        resolution = decisions.standalone(reply.value, question) if reply.value is not None else None
+        resolution = decisions.standalone(reply.value, question, len(turns)) if reply.value is not None else None
         if resolution is None:
             failed = reply if reply.value is None else Reply(None, reply.tokens, "unusable rewrite")
             return _fallback(self.offline.resolve(question, turns, budget.after(reply.tokens)), failed)

@@ -55,7 +55,8 @@ def resolve(question: str, turns: list[Turn]) -> Resolution:
     if cue and words(rest) and words(rest)[0].lower in WH | AUX:  # "And what is her extension?": a full question
         return _pronouns(_sentence(rest), turns)
     if cue or _fragment(question):
-        return _ellipsis(_pronouns(_TAIL.sub("", rest).strip(" ,"), turns).standalone_question, turns)
+        inner = _pronouns(_TAIL.sub("", rest).strip(" ,"), turns)
+        return _ellipsis(inner.standalone_question, turns, inner.leaned_on)
     return _pronouns(question, turns)
 
 
@@ -70,7 +71,7 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _ellipsis(rest: str, turns: list[Turn]) -> Resolution:
+def _ellipsis(rest: str, turns: list[Turn], also: list[int]) -> Resolution:
     """The last question with `rest` (what the follow-up names) in the place of what it stands for."""
     n = len(turns) - 1
     base = turns[n].standalone_question.strip()
@@ -79,7 +80,8 @@ def _ellipsis(rest: str, turns: list[Turn]) -> Resolution:
     if swapped is None:
         swapped = base.rstrip(" ?.!") + " " + rest + "?", f"added {rest!r}"
     text, what = swapped
-    return Resolution(standalone_question=_sentence(text), follow_up=True, how=f"ellipsis of turn {n + 1}: {what}")
+    return Resolution(standalone_question=_sentence(text), follow_up=True, leaned_on=sorted({n, *also}),
+                      how=f"ellipsis of turn {n + 1}: {what}")
 
 
 def _replace(base: str, start: int, end: int, new: str) -> str:
@@ -165,7 +167,7 @@ def _swap_topic(base: str, rest: str) -> tuple[str, str] | None:
 def _pronouns(question: str, turns: list[Turn]) -> Resolution:
     """Each pronoun that points outside the question, replaced by what it points to."""
     ws = words(question)
-    out, last, used = [], 0, []
+    out, last, used, leaned = [], 0, [], set()
     for k, word in enumerate(ws):
         referent = _referent(ws, k, turns)
         if referent is None:
@@ -176,10 +178,12 @@ def _pronouns(question: str, turns: list[Turn]) -> Resolution:
         out.append(question[last:word.start] + (new if k else new[:1].upper() + new[1:]))
         last = word.end
         used.append(f"{word.text!r} -> {text!r} (turn {n + 1})")
+        leaned.add(n)
     if not used:
         return Resolution(standalone_question=question, how="stands alone")
     resolved = "".join(out) + question[last:]
-    return Resolution(standalone_question=resolved, follow_up=True, how="pronoun " + ", ".join(used))
+    return Resolution(standalone_question=resolved, follow_up=True, leaned_on=sorted(leaned),
+                      how="pronoun " + ", ".join(used))
 
 
 def _referent(ws: list[Word], k: int, turns: list[Turn]) -> tuple[str, int] | None:
