@@ -15,7 +15,6 @@ import pytest
 
 from cli.chat_command import chat
 from cli.main import main
-from graph.reasoner import StepResult
 from reasoners.offline import OfflineReasoner
 from tests.loop_fixtures import make_runner
 
