@@ -1,6 +1,6 @@
-"""Two-turn conversations over the demo (`demo/conversations.jsonl`): is each follow-up answered as expected, and does
-anything of a forbidden document reach the user in either turn?
+"""Two-turn conversations over the demo (`demo/conversations.jsonl`), scored: follow-ups as expected, and leaks.
 
+Is each follow-up answered as expected, and does anything of a forbidden document reach the user in either turn?
 Each line names its user, a first question and a follow-up (a pronoun, an ellipsis, a topic switch, or a follow-up
 about a document the user may not read), and what the follow-up must give: `answered` with `answer_contains`, or not
 answered (`abstained`) without citing or listing its `forbidden_doc_ids`. Both turns run through `LoopRunner.ask`,
