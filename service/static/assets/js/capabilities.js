@@ -1,4 +1,4 @@
-// Which of issue 15's routes this server has, read from its OpenAPI document (a probe of a missing route would
+// Which of the conversations and feedback routes this server has, read from its OpenAPI document (a probe of a missing route would
 // log a failed request in the browser console, and a feedback probe would need a run of the caller's). Until the
 // routes are declared their controls stay hidden; a later 404 or 405 from one switches its controls off again.
 

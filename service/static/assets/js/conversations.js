@@ -1,6 +1,7 @@
-// The caller's conversations (issue 15's contract): `GET conversations` lists their own, newest first;
-// `GET conversations/{id}` gives its turns {question, standalone_question, answer, short_answer, status, run_id,
-// time}; `POST ask/stream` takes `conversation_id` and its result names the conversation it joined.
+// The caller's conversations: `GET conversations` lists their own, newest first, a page at a time
+// ({conversations: [{conversation_id, title, updated_at, ...}], next_cursor}); `GET conversations/{id}` gives its
+// turns {question, standalone_question, answer, short_answer, status, run_id, time, withheld}; `POST ask/stream`
+// takes `conversation_id` and its result names the conversation it joined.
 import { el, clear } from "./elements.js";
 
 // The list's items, whether the route answers a bare list or a page object ({conversations} or {items}).
@@ -22,8 +23,14 @@ export class ConversationList {
   }
 
   async refresh() {
-    const items = conversationItems(await this.api.json("GET", "conversations"));
+    const body = await this.api.json("GET", "conversations");
     clear(this.list);
+    this.show(body, true);
+  }
+
+  // One page of the list; a "More" button fetches the next one.
+  show(body, first) {
+    const items = conversationItems(body);
     for (const item of items) {
       const when = item.time ? new Date(item.time).toLocaleString() : "";
       const button = el("button", { type: "button", testid: "conversation", title: when || null,
@@ -32,12 +39,23 @@ export class ConversationList {
       button.addEventListener("click", () => this.onOpen(item.id));
       this.list.append(el("li", {}, button));
     }
-    if (!items.length) this.list.append(el("li", { class: "hint" }, "No conversations yet."));
+    if (first && !items.length) this.list.append(el("li", { class: "hint" }, "No conversations yet."));
+    if (body && body.next_cursor) {
+      const more = el("button", { type: "button", class: "secondary" }, "More conversations");
+      const row = el("li", {}, more);
+      more.addEventListener("click", async () => {
+        const next = await this.api.json("GET", `conversations?cursor=${encodeURIComponent(body.next_cursor)}`);
+        row.remove();
+        this.show(next, false);
+        this.select(this.current);
+      });
+      this.list.append(row);
+    }
   }
 
   select(id) {
     this.current = id;
-    for (const button of this.list.querySelectorAll("button")) {
+    for (const button of this.list.querySelectorAll("button[data-conversation-id]")) {
       button.setAttribute("aria-current", String(button.dataset.conversationId === id));
     }
   }

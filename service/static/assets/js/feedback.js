@@ -1,5 +1,5 @@
-// Thumbs up or down on an answer, with an optional comment: `POST runs/{run_id}/feedback` (issue 15's contract,
-// {"score": 1 | -1, "comment"?: at most 2,000 characters}). The score is sent at the click; a comment is sent
+// Thumbs up or down on an answer, with an optional comment: `POST runs/{run_id}/feedback`
+// ({"score": 1 | -1, "comment"?: at most 2,000 characters}). The score is sent at the click; a comment is sent
 // with the same score afterwards, so the stored feedback is the latest of the two.
 import { el, uniqueId } from "./elements.js";
 

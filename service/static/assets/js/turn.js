@@ -45,15 +45,18 @@ export class Turn {
     ].filter(Boolean));
   }
 
-  // A turn of an earlier conversation whose run could not be read back: what the conversation kept of it.
+  // A turn of an earlier conversation whose run could not be read back: what the conversation kept of it. A
+  // withheld turn showed documents the user can no longer read: only the question is left.
   showStored(turn) {
     this.working.remove();
     this.steps.node.remove();
+    const note = turn.withheld ? "Withheld: it showed documents you can no longer read."
+      : { running: "Still running.", interrupted: "Interrupted before it finished." }[turn.status] || null;
     this.body.replaceChildren(
-      el("div", { testid: "answer", class: "answer" },
+      note ? null : el("div", { testid: "answer", class: "answer" },
         turn.short_answer ? el("p", { class: "short-answer" }, turn.short_answer) : null,
         el("p", { class: "answer-text" }, turn.answer || "")),
-      el("p", { testid: "status", class: `status status-${turn.status}` }, turn.status || "unknown"));
+      el("p", { testid: "status", class: `status status-${turn.status}` }, note || turn.status || "unknown"));
   }
 
   showError(message) {
