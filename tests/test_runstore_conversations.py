@@ -7,6 +7,8 @@ import time
 import pytest
 
 from domain.feedback import Rating
+from runstore import postgres as pg_store
+from runstore import sqlite as sqlite_store
 from runstore.retention import Retention
 from tests.test_runstore import _open, _threads, result
 
@@ -111,5 +113,37 @@ def test_feedback_is_kept_with_the_run_the_latest_wins_and_goes_with_it(place):
         assert [r["feedback_score"] for r in store.finished_runs()] == [-1]
         _turn(store, "r2", "c2")  # retention keeps one run: r1 and its feedback go
         assert store.feedback("r1") is None and store.owner("r1") is None
+    finally:
+        store.close()
+
+
+def test_a_store_made_before_conversations_and_feedback_is_migrated_when_opened(place, monkeypatch):
+    """A store at schema version 2 (before migrations 3 and 4) opens: its runs keep their results and may be rated."""
+    kind, where = place
+    module = sqlite_store if kind == "sqlite" else pg_store
+    with monkeypatch.context() as before:
+        before.setattr(module, "MIGRATIONS", module.MIGRATIONS[:2])
+        old = _open(kind, where)
+        try:
+            # What a version-2 store's run looked like (its `start` and `finish` had no conversation or feedback).
+            old._execute("INSERT INTO boundloop_runs (run_id, owner, created_at, question, status, query_class, "
+                         "complete, hops, tokens, retrieval_calls, elapsed_ms, result) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         ("r0", "bob", time.time(), "Who is the Head of Finance?", "answered", "lookup", True, 1, 9,
+                          2, 40, old._json(result("r0").model_dump_json(exclude={"conversation_id",
+                                                                                 "standalone_question"}))))
+            assert old._rows("SELECT max(version) AS v FROM boundloop_schema") == [{"v": 2}]
+        finally:
+            old.close()
+    store = _open(kind, where)
+    try:
+        versions = store._rows("SELECT version FROM boundloop_schema ORDER BY version")
+        assert [row["version"] for row in versions] == list(range(1, len(module.MIGRATIONS) + 1))
+        assert store.result("r0") == result("r0") and store.result("r0").conversation_id is None
+        assert store.feedback("r0") is None and store.record_feedback("r0", Rating(score=1)).score == 1
+        assert store.conversations("bob", limit=10) == []  # a run from before has no conversation
+        _turn(store, "r1", "c1")
+        assert [c.conversation_id for c in store.conversations("bob", limit=10)] == ["c1"]
+        assert [row["feedback_score"] for row in store.finished_runs()] in ([1, None], [None, 1])
     finally:
         store.close()

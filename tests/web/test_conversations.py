@@ -79,8 +79,44 @@ def test_conversations_follow_ups_and_feedback(playwright_driver, demo_server):
         assert len(api(page, browser.base, f"conversations/{cid}")["turns"]) == 3
         browser.assert_clean()
 
-        page.route("**/runs/*/feedback", lambda route: route.fulfill(status=404, json={"detail": "Not Found"}))
-        page.get_by_test_id("feedback-down").first.click()  # a server without the route: the controls go
-        page.wait_for_selector("body.feedback-off", state="attached")
-        assert not page.get_by_test_id("feedback-up").first.is_visible()
-        assert all("404" in error for error in browser.errors)
+        # Deleted elsewhere (another tab, the CLI): the next question says so, and the one after starts anew.
+        assert page.request.delete(browser.base + f"conversations/{cid}", headers={"X-API-Key": KEY}).status == 204
+        gone = ask(page, "And sick leave?")
+        assert "That conversation is gone" in gone.get_by_test_id("status").inner_text()
+        assert all("404" in error for error in browser.errors) and len(browser.errors) == 1
+        page.locator(f"[data-conversation-id='{cid}']").wait_for(state="detached")
+        ask(page, "Who is the Head of Finance?")
+        assert "conversation_id" not in asked[-1]
+
+
+def test_a_reopened_conversation_says_which_turns_it_cannot_show(playwright_driver, demo_server):
+    """A turn withheld after a revocation, and one still running, are said plainly; their runs are not fetched.
+
+    The demo's directory cannot change under a running `serve --demo`, so the conversation's JSON is edited on its
+    way to the page (the withholding itself is tested over HTTP in tests/service/test_conversations.py).
+    """
+    with browser_session(playwright_driver, demo_server) as browser:
+        page = browser.page
+        runs: list[str] = []
+        page.on("request", lambda r: runs.append(r.url) if "/runs/" in r.url else None)
+        sign_in(page, browser.base, KEY)
+        ask(page, LEAVE)
+        page.get_by_test_id("conversation").first.wait_for()
+        cid = page.get_by_test_id("conversation").first.get_attribute("data-conversation-id")
+        real = api(page, browser.base, f"conversations/{cid}")
+        shown = real["turns"][0]
+        withheld = {**shown, "run_id": "a" * 32, "question": "And the salary bands?", "standalone_question": None,
+                    "answer": None, "short_answer": None, "status": "answered", "withheld": True}
+        running = {**withheld, "run_id": "b" * 32, "question": "And in Toronto?", "status": "running",
+                   "withheld": False}
+        page.route(f"**/conversations/{cid}", lambda route: route.fulfill(
+            json={**real, "turns": [shown, withheld, running]}))
+        page.get_by_test_id("new-conversation").click()
+        runs.clear()
+        page.locator(f"[data-conversation-id='{cid}']").click()
+        page.get_by_test_id("status").nth(2).wait_for()
+        statuses = page.get_by_test_id("status").all_text_contents()
+        assert statuses[1:] == ["Withheld: it showed documents you can no longer read.", "Still running."]
+        assert "25 working days" in page.get_by_test_id("answer").first.inner_text()
+        assert [url.rsplit("/", 1)[-1] for url in runs] == [shown["run_id"]]  # only the turn it may show
+        browser.assert_clean()

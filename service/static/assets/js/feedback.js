@@ -5,7 +5,7 @@ import { el, uniqueId } from "./elements.js";
 
 const MAX_COMMENT = 2000;
 
-export function feedbackControls(api, runId, onMissing) {
+export function feedbackControls(api, runId) {
   let score = null;
   const note = el("p", { class: "hint", role: "status" });
   const id = uniqueId("comment");
@@ -18,8 +18,7 @@ export function feedbackControls(api, runId, onMissing) {
       await api.json("POST", `runs/${runId}/feedback`, body);
       return true;
     } catch (error) {
-      if (error.missingRoute) onMissing();
-      else note.textContent = `Your feedback was not saved: ${error.message}`;
+      note.textContent = `Your feedback was not saved: ${error.message}`;
       return false;
     }
   }

@@ -8,7 +8,7 @@ import { StepsView } from "./steps.js";
 import { traceSection } from "./trace.js";
 
 export class Turn {
-  // `page` offers `api` and `feedbackMissing()`, called when the feedback route turns out to be absent.
+  // `page` offers `api`, signed in.
   constructor(page, question) {
     this.page = page;
     this.question = question;
@@ -41,7 +41,7 @@ export class Turn {
     this.body.replaceChildren(...[
       standalone, answer, statusBlock(result), notesBlock(result), fallbackBlock(result.fallback_results),
       traceSection(() => api.json("GET", `runs/${result.run_id}/trace`)),
-      feedbackControls(api, result.run_id, () => this.page.feedbackMissing()),
+      feedbackControls(api, result.run_id),
     ].filter(Boolean));
   }
 
