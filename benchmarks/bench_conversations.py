@@ -1,12 +1,14 @@
 """Conversations benchmark: the 20 two-turn demo conversations (`demo/conversations.jsonl`) and what resolution costs.
 
-Run: python3 benchmarks/bench_conversations.py [--repeat 200] [--out bench-results/conversations.json]
+Run: python3 benchmarks/bench_conversations.py [--repeat 200] [--rounds 3] [--out bench-results/conversations.json]
 
 - Follow-ups answered as expected, and leaks in either turn (`evals.conversations`), offline reasoner, demo corpus,
   a fresh run store.
 - Follow-up resolution, offline, median over every follow-up x `--repeat`: the offline resolver alone; the resolve
   step as traced (it also checks that the user may still read what each earlier turn showed); and loading the
   conversation's turns from the run store before the run.
+- A whole follow-up against the same question standing alone, side by side: `ask(follow-up, conversation)` and
+  `ask(its standalone question)` interleaved, every follow-up x `--rounds`; medians and their ratio.
 """
 
 from __future__ import annotations
@@ -55,9 +57,30 @@ def resolution_costs(evaluation: ConversationEval, outcomes: list[Outcome], repe
             "load_turns_median_ms": _median_ms(load)}
 
 
+def follow_up_overhead(runner: LoopRunner, outcomes: list[Outcome], rounds: int) -> dict[str, float]:
+    """A follow-up asked in its conversation against its standalone question asked fresh, interleaved.
+
+    Each round adds a turn to the conversation, so later rounds resolve against a slightly longer history.
+    """
+    follow, alone = [], []
+    for _ in range(rounds):
+        for outcome in outcomes:
+            c, standalone = outcome.conversation, outcome.follow.standalone_question or outcome.conversation.follow_up
+            started = time.perf_counter()
+            runner.ask(c.follow_up, c.user, outcome.follow.conversation_id)
+            follow.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            runner.ask(standalone, c.user)
+            alone.append(time.perf_counter() - started)
+    return {"follow_up_ask_median_ms": _median_ms(follow), "standalone_ask_median_ms": _median_ms(alone),
+            "follow_up_over_standalone": round(statistics.median(follow) / statistics.median(alone), 3),
+            "asks_timed": len(follow) + len(alone)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200, help="timed resolutions per follow-up")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of follow-up/standalone asks, side by side")
     parser.add_argument("--out", help="also write the figures as JSON here")
     args = parser.parse_args()
     workspace = Workspace.open(None, None)
@@ -68,6 +91,7 @@ def main() -> None:
         evaluation = ConversationEval(runner)
         outcomes = [evaluation.run(c) for c in load_conversations()]
         costs = resolution_costs(evaluation, outcomes, args.repeat)
+        costs |= follow_up_overhead(runner, outcomes, args.rounds)
         store.close()
     print("| id | kind | user | follow-up | standalone question | status | as expected | leaks |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -84,6 +108,7 @@ def main() -> None:
         "runs_with_leaks": sum(bool(o.leaks) for o in outcomes),
         "leaks": [f"{o.conversation.id}: {leak}" for o in outcomes for leak in o.leaks],
         **costs,
+        "load_average_1min": round(os.getloadavg()[0], 2),
     }
     print(json.dumps(summary, indent=2))
     if args.out:
