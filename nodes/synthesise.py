@@ -19,11 +19,11 @@ def synthesise(state: LoopState, context: RunContext) -> StepUpdate:
     result = context.reasoner.synthesise(
         question_of(state), understanding, evidence, state.get("assessment"), context.call_budget()
     )
-    claims = result.value.claims
+    claims, short = result.value.claims, result.value.short_answer
     return StepUpdate(
-        {"draft": claims, "short_answer": result.value.short_answer, "draft_conflicts": result.value.conflicts,
+        {"draft": claims, "short_answer": short, "draft_conflicts": result.value.conflicts,
          "next_step": "verify"},
-        decision=f"{len(claims)} claims; short answer {result.value.short_answer!r}",
+        decision=f"{len(claims)} claims; " + (f"short answer {short!r}" if short else "no short answer"),
         reason=result.note or "extracted from the best-supported sentences",
         spent=Usage(tokens=result.tokens),
         stopped=result.stopped,
