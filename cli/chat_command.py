@@ -76,7 +76,7 @@ def _answer(user: str, ask: Ask, question: str, conversation: str | None) -> str
         print("\n(cancelled)")
         return conversation
     except UnknownConversation:
-        print("(that conversation is gone; starting a new one)")
+        print("(that conversation is gone: ask again to start a new one)")
         return None
     except BoundloopError as exc:
         print(f"error: {exc}")

@@ -86,6 +86,24 @@ def test_ctrl_c_cancels_the_running_question_and_the_session_goes_on(capsys, tmp
     assert "unknown command '/nope'" in out
 
 
+def test_a_conversation_deleted_during_the_session_is_said_and_the_next_question_starts_anew(capsys, tmp_path, index,
+                                                                                           encoder, resolver):
+    runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
+    asked: list[str | None] = []
+
+    def ask(question, user, conversation):
+        asked.append(conversation)
+        if len(asked) == 2:  # deleted elsewhere (the web page, the API) before the follow-up
+            runner.store.delete_conversation(conversation)
+        return runner.ask(question, user, conversation)
+
+    lines = iter(["Who is the Head of Finance?", "Where does she sit?", "Who is the Head of People?", "/quit"])
+    assert chat("bob", ask, lambda prompt: next(lines)) == 0
+    out = capsys.readouterr().out
+    assert "(that conversation is gone: ask again to start a new one)" in out
+    assert asked[0] is None and asked[1] is not None and asked[2] is None
+
+
 def test_chat_ends_at_end_of_input_and_a_ctrl_c_at_the_prompt_clears_the_line(capsys):
     keys = iter([KeyboardInterrupt(), EOFError()])
 
