@@ -120,3 +120,22 @@ def test_a_reopened_conversation_says_which_turns_it_cannot_show(playwright_driv
         assert "25 working days" in page.get_by_test_id("answer").first.inner_text()
         assert [url.rsplit("/", 1)[-1] for url in runs] == [shown["run_id"]]  # only the turn it may show
         browser.assert_clean()
+
+
+def test_more_conversations_than_a_page_are_listed_a_page_at_a_time(playwright_driver, demo_server):
+    """frank has 21 conversations: the first 20 are listed, "More conversations" adds the last, each listed once."""
+    with browser_session(playwright_driver, demo_server) as browser:
+        page = browser.page
+        frank = {"X-API-Key": "demo-key-frank"}
+        made = [json.loads(page.request.post(browser.base + "ask", headers=frank,
+                                             data={"question": f"What is the Wi-Fi network for visitors? ({n})"}
+                                             ).text())["conversation_id"] for n in range(21)]
+        sign_in(page, browser.base, "demo-key-frank")
+        listed = page.get_by_test_id("conversation")
+        listed.nth(19).wait_for()
+        assert listed.count() == 20 and listed.first.get_attribute("data-conversation-id") == made[-1]
+        page.get_by_role("button", name="More conversations").click()
+        listed.nth(20).wait_for()
+        ids = [b.get_attribute("data-conversation-id") for b in listed.all()]
+        assert ids == made[::-1] and page.get_by_role("button", name="More conversations").count() == 0
+        browser.assert_clean()

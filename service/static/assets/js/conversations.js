@@ -39,7 +39,13 @@ export class ConversationList {
       const more = el("button", { type: "button", class: "secondary" }, "More conversations");
       const row = el("li", {}, more);
       more.addEventListener("click", async () => {
-        const next = await this.api.json("GET", `conversations?cursor=${encodeURIComponent(body.next_cursor)}`);
+        let next;
+        try {
+          next = await this.api.json("GET", `conversations?cursor=${encodeURIComponent(body.next_cursor)}`);
+        } catch (error) {
+          row.replaceChildren(el("p", { class: "error", role: "alert" }, `Not listed: ${error.message}`), more);
+          return;
+        }
         row.remove();
         this.show(next, false);
         this.select(this.current);
