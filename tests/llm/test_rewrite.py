@@ -3,14 +3,18 @@ and the offline fallback."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import openai
 import pytest
 
 from domain.conversation import Turn
+from nodes.resolve import resolve
 from policies.budget import BudgetExhausted
 from reasoners.llm import PROMPT_VERSION
 from reasoners.llm.prompts import load_prompts
 from tests.llm.fakes import ScriptedChat, budget, reasoner
+from tests.loop_fixtures import make_runner
 
 EARLIER = [Turn(run_id="r1", question="How many days of annual leave do Lisbon employees get?",
                 standalone_question="How many days of annual leave do Lisbon employees get?",
@@ -68,3 +72,30 @@ def test_a_rewrite_past_the_token_limit_is_not_sent():
     with pytest.raises(BudgetExhausted):
         reasoner(chat).resolve("And in Toronto?", EARLIER, budget(tokens=10))
     assert chat.seen == []
+
+
+
+def _turn(question: str, answer: str, chunk: str) -> Turn:
+    return Turn(run_id=chunk, question=question, standalone_question=question, answer=answer, status="answered",
+                shown_chunks=[chunk])
+
+
+def test_a_turn_the_user_may_no_longer_read_never_reaches_the_model(index, encoder, resolver):
+    """bob's history holds a salary answer he may not read (now): the rewrite prompt never quotes it, and with only
+    that turn no model is called at all."""
+    salary = _turn("What do L5 engineers earn per year?", "Level L5 engineers earn EUR 80,000 to 95,000 [1]",
+                   "salaries#0")
+    expense = _turn("Who approves expense claims above EUR 5,000?", "The Head of Finance approves them [1]",
+                    "expense#0")
+    runner = make_runner(index, encoder, resolver)
+    chat = ScriptedChat(script=[{"standalone_question": "Who approves expense claims below EUR 5,000?",
+                                 "follow_up": True}])
+    update = resolve({"question": "And below?"},
+                     replace(runner.context_for("bob", (salary, expense)), reasoner=reasoner(chat)))
+    prompt = chat.seen[0][1].content
+    assert "Who approves expense claims" in prompt and "80,000" not in prompt and "L5" not in prompt
+    assert "1 earlier turns left out" in update.reason
+
+    silent = ScriptedChat(script=[])
+    update = resolve({"question": "And L6?"}, replace(runner.context_for("bob", (salary,)), reasoner=reasoner(silent)))
+    assert silent.seen == [] and update.values["standalone_question"] == "And L6?"
