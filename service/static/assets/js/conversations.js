@@ -5,10 +5,12 @@
 import { el, clear } from "./elements.js";
 
 export class ConversationList {
-  constructor(api, list, onOpen) {
+  // `onOpen(id)` opens a conversation; `onDelete(id, title)` is asked to delete one.
+  constructor(api, list, onOpen, onDelete) {
     this.api = api;
     this.list = list;
     this.onOpen = onOpen;
+    this.onDelete = onDelete;
     this.current = null;
   }
 
@@ -32,7 +34,10 @@ export class ConversationList {
         "aria-current": item.conversation_id === this.current ? "true" : "false" }, item.title);
       button.dataset.conversationId = item.conversation_id;
       button.addEventListener("click", () => this.onOpen(item.conversation_id));
-      this.list.append(el("li", {}, button));
+      const remove = el("button", { type: "button", class: "delete", testid: "delete-conversation",
+        "aria-label": `Delete the conversation: ${item.title}`, title: "Delete" }, "×");
+      remove.addEventListener("click", () => this.onDelete(item.conversation_id, item.title));
+      this.list.append(el("li", {}, button, remove));
     }
     if (first && !items.length) this.list.append(el("li", { class: "hint" }, "No conversations yet."));
     if (body.next_cursor) {

@@ -33,7 +33,8 @@ class Page {
     $("api-key").value = "";
     $("sign-in-error").textContent = "";
     $("question").focus();
-    this.conversations = new ConversationList(api, $("conversation-list"), (id) => this.open(id));
+    this.conversations = new ConversationList(api, $("conversation-list"), (id) => this.open(id),
+      (id, title) => this.remove(id, title));
     await this.refreshConversations();
   }
 
@@ -96,6 +97,25 @@ class Page {
         turn.showStored(stored);
       }
     }
+  }
+
+  // Delete a conversation of the caller's, once confirmed: its runs, traces and ratings go with it.
+  async remove(id, title) {
+    if (!window.confirm(`Delete "${title}"? Its answers, traces and ratings are deleted too.`)) return;
+    try {
+      await this.api.json("DELETE", `conversations/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        this.signOut("Your key is no longer accepted.");
+        return;
+      }
+      if (!(error instanceof ApiError && error.status === 404)) {  // a 404: it was gone already
+        this.conversations.failed(error.message);
+        return;
+      }
+    }
+    if (this.conversationId === id) this.newConversation();
+    await this.refreshConversations();
   }
 
   // The open conversation no longer exists (deleted elsewhere, or taken by the run retention).
