@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from domain.text import entities, stem, stems, values
 from reasoners.offline.answer_types import Expected
-from reasoners.offline.ranges import amounts, held_values
+from reasoners.offline.ranges import amounts, excludes, held_values
 from reasoners.offline.spans import finditer
 from reasoners.offline.units import Cell, Unit, plain
 
@@ -32,6 +32,10 @@ GENERIC = frozenset(stems(
 TYPED_KINDS = {"amount", "number", "date", "time", "phone", "email", "url", "room", "code"}
 """Kinds whose value has a recognisable form: a unit without one cannot answer."""
 FOUND_BONUS, MISSING_PENALTY, SUPERSEDED_PENALTY, HEAD_BONUS = 0.2, 0.3, 0.3, 0.15
+OUT_OF_RANGE_PENALTY = 0.3
+"""A row about other amounts than the question's is as unlikely to answer as a superseded one."""
+GIVEN_KINDS = ("date", "amount", "time", "code")
+"""Kinds of value a question may give to select a row ('the week of 9 March 2026', 'a EUR 15,000 subscription')."""
 SUBJECT_BONUS = 2.0
 """How much a definitional sentence's subject is preferred, times the share of the question its description says."""
 
@@ -73,10 +77,17 @@ class Reading:
     fit: float
     """Everything else: a value of the expected kind found (or not), the head noun, rank, a superseded document."""
     answer: str | None
+    given: bool = False
+    """Whether it states a value the question gives (a date, an amount, a code), or a range holding it."""
 
     @property
     def score(self) -> float:
         return self.coverage + self.fit
+
+    @property
+    def applies(self) -> bool:
+        """Whether it is current and about the question's amounts (not superseded, not another amount's row)."""
+        return not (self.unit.superseded or self.unit.out_of_range)
 
 
 def term_weights(question: str, units: list[Unit]) -> dict[str, float]:
@@ -227,7 +238,9 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
     """Every non-heading unit scored for the question, best first."""
     weights = weights if weights is not None else term_weights(question, units)
     if amounts(question):
-        units = [replace(u, holds=tuple(held)) if (held := held_values(u.plain, question)) else u for u in units]
+        units = [replace(u, holds=tuple(held)) if (held := held_values(u.plain, question)) else
+                 replace(u, out_of_range=True) if excludes(u.plain, question) else u for u in units]
+    given = [question[s:e].lower() for kind in GIVEN_KINDS for s, e in finditer(kind, question)]
     question_stems = set(weights)
     head = stem(expected.head) if expected.head else ""
     readings: list[Reading] = []
@@ -244,5 +257,8 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
             fit += FOUND_BONUS * (1 + cell_fit) if answer else -(MISSING_PENALTY if strict else MISSING_PENALTY / 3)
         if unit.superseded:
             fit -= SUPERSEDED_PENALTY
-        readings.append(Reading(unit, coverage([unit], weights), fit, answer))
+        if unit.out_of_range:
+            fit -= OUT_OF_RANGE_PENALTY
+        states = bool(unit.holds) or any(value in unit.plain.lower() for value in given)
+        readings.append(Reading(unit, coverage([unit], weights), fit, answer, states))
     return sorted(readings, key=lambda r: -r.score)
