@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from domain.models import Evidence, Understanding
+from reasoners.offline.answer_types import expected_answer
 from reasoners.offline.extractive import synthesise
 from reasoners.offline.ranges import excludes
+from reasoners.offline.reading import supplied_words
 
 
 def evidence(doc_id: str, title: str, text: str, hop: int = 1) -> Evidence:
@@ -42,3 +44,16 @@ def test_a_range_in_the_question_currency_that_misses_its_amount_rules_the_row_o
     assert not excludes("Above EUR 10,000 (above CAD 15,000)", question)
     assert not excludes("Supplier contract: 1 - 5 working days", question)
     assert not excludes("Above CAD 500,000", question)
+
+
+def test_the_words_naming_the_kind_asked_are_covered_by_a_value_of_that_kind():
+    question = "What is the web address of the tool I use to book rooms?"
+    expected = expected_answer(question)
+    assert supplied_words(question, expected) == {"web", "address"}
+    assert supplied_words("How much does a monthly parking permit cost?",
+                          expected_answer("How much does a monthly parking permit cost?")) == {"cost"}
+    booking = evidence("rooms", "Room Booking", "Rooms are booked in Spindle, our workplace tool.")
+    catalogue = evidence("systems", "Systems Catalogue", "System: Spindle; What it is for: room bookings, desk "
+                         "bookings; URL: https://spindle.example", hop=2)
+    draft = synthesise(question, Understanding(query_class="multi_hop"), [booking, catalogue], None)
+    assert draft.short_answer == "https://spindle.example"

@@ -179,7 +179,7 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected(named if lower.startswith("whose") and named else "person", head)
     if re.search(r"\bhow much\b", lower):
         return Expected(named if named in ("amount", "number") else "amount", head)
-    if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon)\b", lower):
+    if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon|wide|deep|heavy|fast)\b", lower):
         return Expected("number", head)
     if re.search(r"\bwhat time\b|\bat what hour\b", lower):
         return Expected("time", "time")

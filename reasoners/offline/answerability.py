@@ -29,7 +29,7 @@ Similarity = Callable[[str, list[str]], list[float]]
 MODEL_FILE = Path(__file__).with_name("answerability.json")
 FEATURES = (
     "coverage", "missing_chunk", "missing_weight", "antonym", "negation", "number_absent", "entity_absent",
-    "answer_found", "typed", "explanation", "cos_unit", "cos_titled", "margin",
+    "answer_found", "typed", "explanation", "cos_unit", "cos_titled", "margin", "entity_missing",
 )
 _ANTONYMS = """largest smallest|most least|more less|first last|before after|increase decrease|north south|east west|
 begin end|start end|high low|higher lower|highest lowest|big small|bigger smaller|biggest smallest|long short|
@@ -99,6 +99,18 @@ def names_absent(question: str, best: Chain) -> bool:
     return any(words and not words & passage for words in named)
 
 
+def entity_missing(question: str, best: Chain) -> float:
+    """The share of the question's names that the chain's units and their titles and headings do not state.
+
+    'When did the German army re-occupy Britain and France?' read from a sentence about the Rhineland.
+    """
+    named = {k for e in entities(question) for k in stems(e) if k.isalpha() and len(k) > 2}
+    if not named:
+        return 0.0
+    said = frozenset().union(*(r.unit.stems | r.unit.context_stems for r in best.readings))
+    return len(named - said) / len(named)
+
+
 def features(question: str, expected: Expected, best: Chain, runner_up: Chain | None, weights: dict[str, float],
              similarity: Similarity) -> dict[str, float]:
     """What the model reads of the best chain."""
@@ -112,7 +124,7 @@ def features(question: str, expected: Expected, best: Chain, runner_up: Chain | 
     total = sum(weights.values()) or 1.0
     text = " ".join(" ".join((u.plain, *u.holds)) for u in units)
     titled = f"{units[-1].evidence.title}. {units[-1].plain}"
-    cos_unit, cos_titled = similarity(question, [units[-1].plain, titled])
+    cos_unit, cos_titled = similarity(question, [" ".join(u.plain for u in units), titled])  # a chain reads as one
     return {
         "coverage": best.coverage,
         "missing_chunk": float(sum(k not in passage for k in missing)),
@@ -127,6 +139,7 @@ def features(question: str, expected: Expected, best: Chain, runner_up: Chain | 
         "cos_unit": cos_unit,
         "cos_titled": cos_titled,
         "margin": best.score - (runner_up.score if runner_up else 0.0),
+        "entity_missing": entity_missing(question, best),
     }
 
 

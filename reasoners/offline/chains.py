@@ -192,7 +192,7 @@ def chains(readings: list[Reading], question: str, weights: dict[str, float]) ->
         best = Chain((last,), last.coverage)
         if last.answer is not None or last in pool:
             for chain in _extend((last,), index, MAX_LINKS):
-                covered = coverage([r.unit for r in chain], weights)
+                covered = coverage([r.unit for r in chain], weights, last.supplied)
                 if covered >= best.coverage + MIN_GAIN and covered > best.coverage:
                     best = Chain(chain, covered)
         found.append(best)
