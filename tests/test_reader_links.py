@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.models import Evidence, Understanding
-from reasoners.offline.answer_types import expected_answer
+from reasoners.offline.answer_types import expected_answer, head_phrase
 from reasoners.offline.extractive import synthesise
 from reasoners.offline.ranges import excludes
 from reasoners.offline.reading import supplied_words
@@ -57,3 +57,12 @@ def test_the_words_naming_the_kind_asked_are_covered_by_a_value_of_that_kind():
                          "bookings; URL: https://spindle.example", hop=2)
     draft = synthesise(question, Understanding(query_class="multi_hop"), [booking, catalogue], None)
     assert draft.short_answer == "https://spindle.example"
+
+
+def test_the_asked_for_noun_ends_before_a_verb_or_a_name():
+    assert head_phrase("Which retired baseball player played Chad Bradford in a movie?") == ["retired", "baseball",
+                                                                                             "player"]
+    assert expected_answer("What does the business Manny Cussins chaired make?").kind == "name"
+    assert head_phrase("Which Slack channel do I ask in?") == ["slack", "channel"]
+    assert head_phrase("What English-American actor known for his role starred in The Lodger?") == [
+        "english-american", "actor"]

@@ -81,24 +81,31 @@ _PHRASE_END = set(
 ) - {"and"}
 
 
+_PARTICIPLES = set("""known born written made built held given taken shown seen sung won run begun found sold
+    led bought brought told""".split())
+
+
 def head_phrase(question: str) -> list[str]:
     """The words of the noun phrase a question asks for; empty when there is none.
 
     The phrase follows 'what/which/whose' (skipping 'is the name of') or 'how many', up to the first preposition or
     verb.
     """
-    lower = question.lower()
-    match = re.search(rf"\b{_HEAD_WORDS}\s+(.*)", lower) or re.search(r"\bhow (?:many|much)\s+(.*)", lower)
+    match = re.search(rf"\b{_HEAD_WORDS}\s+(.*)", question, re.IGNORECASE) or \
+        re.search(r"\bhow (?:many|much)\s+(.*)", question, re.IGNORECASE)
     if not match:
         return []
-    words = re.findall(r"[a-z0-9][a-z0-9'’-]*", match.group(1))
-    while words and (words[0] in _SKIP or words[0] in {"of", "the"}):
-        words.pop(0)
+    written = re.findall(r"[A-Za-z0-9][\w'’-]*", match.group(1))
+    while written and (written[0].lower() in _SKIP or written[0].lower() in {"of", "the"}):
+        written.pop(0)
     phrase: list[str] = []
-    for word in words:
-        if word in _PHRASE_END and phrase:
+    for word in written:
+        lower = word.lower()
+        # the phrase ends at a preposition or verb, or at a name after it ('Which player played Chad Bradford')
+        if phrase and (lower in _PHRASE_END or lower in _PARTICIPLES or (lower.endswith("ed") and len(lower) > 4)
+                       or word[:1].isupper()):
             break
-        phrase.append(word.removesuffix("'s").removesuffix("’s"))
+        phrase.append(lower.removesuffix("'s").removesuffix("’s"))
     return phrase
 
 

@@ -29,7 +29,8 @@ Similarity = Callable[[str, list[str]], list[float]]
 MODEL_FILE = Path(__file__).with_name("answerability.json")
 FEATURES = (
     "coverage", "missing_chunk", "missing_weight", "antonym", "negation", "number_absent", "entity_absent",
-    "answer_found", "typed", "explanation", "cos_unit", "cos_titled", "margin", "entity_missing",
+    "answer_found", "typed", "explanation", "cos_unit", "cos_titled", "margin", "entity_missing", "links",
+    "answer_distance",
 )
 _ANTONYMS = """largest smallest|most least|more less|first last|before after|increase decrease|north south|east west|
 begin end|start end|high low|higher lower|highest lowest|big small|bigger smaller|biggest smallest|long short|
@@ -140,6 +141,8 @@ def features(question: str, expected: Expected, best: Chain, runner_up: Chain | 
         "cos_titled": cos_titled,
         "margin": best.score - (runner_up.score if runner_up else 0.0),
         "entity_missing": entity_missing(question, best),
+        "links": float(len(best.readings) - 1),
+        "answer_distance": best.last.distance,
     }
 
 

@@ -50,6 +50,8 @@ _KIND_HEADERS: dict[str, set[str]] = {
 _LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
 _DEFINITION = re.compile(r"\s*(?:\([^)]*\)\s*|,[^,]{0,60},\s*)?(?:is|was|are|were|has been|had been)\s+(?:a|an|the)?\b")
+HEADED_BONUS = float(__import__("os").environ.get("HB", "0.5"))
+"""How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"')."""
 CELL_RANK = 3
 """The kind rank of a whole cell offered as the answer (after every span kind)."""
 
@@ -69,10 +71,13 @@ class Candidate:
     """Characters to the nearest word the question matched, over the unit's length (at least 40)."""
     subject: float
     """For the subject of a definitional sentence, the share of the question its description says; else 0."""
+    headed: bool = False
+    """The noun the question asks for stands right beside it ('the album "X"', 'X, a company')."""
 
     @property
     def rule_score(self) -> float:
-        return 2.0 * self.cell_fit - 0.3 * self.rank - self.distance + SUBJECT_BONUS * self.subject
+        return (2.0 * self.cell_fit - 0.3 * self.rank - self.distance + SUBJECT_BONUS * self.subject
+                + HEADED_BONUS * self.headed)
 
 
 def stated_by_question(span: str, kind: str, question: str, question_stems: set[str],
@@ -133,6 +138,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
         "person", "place", "name", "other", "list") else ()
     taken = [range(s, e) for k in blocking for s, e in finditer(k, text)]
     subject = _defined(text)
+    head = stem(expected.head) if expected.head else ""
     found: list[Candidate] = []
     for rank, kind in enumerate(kinds):
         for start, end in finditer(kind, text):
@@ -149,7 +155,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if subject and start == subject[0] and kind in ("name", "emphasis"):
                 # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
                 described = len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
-            found.append(Candidate(span, start, kind, rank, fit, distance, described))
+            headed = bool(head) and head in stems(" ".join(text[max(0, start - 30):start].split()[-3:] +
+                                                          text[start + len(span):start + len(span) + 25].split()[:2]))
+            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed))
     if not found and expected.kind not in ("yes_no", "choice", "explanation", "list"):
         found += _cell_values(unit, expected, question_stems, text)
     return found

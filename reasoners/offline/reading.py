@@ -51,6 +51,8 @@ class Reading:
     """Whether it states a value the question gives (a date, an amount, a code), or a range holding it."""
     supplied: frozenset[str] = frozenset()
     """The words of what is asked that its answer stands for: 'web address' when a URL is asked and found."""
+    distance: float = 1.0
+    """How far its answer stands from the words the question matched, over the unit's length (1 without one)."""
 
     @property
     def score(self) -> float:
@@ -137,5 +139,6 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
             fit -= OUT_OF_RANGE_PENALTY
         states = bool(unit.holds) or any(value in unit.plain.lower() for value in given)
         supplied = named if answer else frozenset()
-        readings.append(Reading(unit, coverage([unit], weights, supplied), fit, answer, states, supplied))
+        readings.append(Reading(unit, coverage([unit], weights, supplied), fit, answer, states, supplied,
+                                min(guess.distance, 1.0) if guess else 1.0))
     return sorted(readings, key=lambda r: -r.score)
