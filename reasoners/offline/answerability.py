@@ -21,7 +21,7 @@ from pathlib import Path
 from domain.text import entities, stem, stems, values
 from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from reasoners.offline.chains import Chain
-from reasoners.offline.reading import GENERIC, TYPED_KINDS
+from reasoners.offline.reading import GENERIC
 
 Similarity = Callable[[str, list[str]], list[float]]
 """Cosines between a question and each text (unit vectors of the same encoder)."""
@@ -29,7 +29,7 @@ Similarity = Callable[[str, list[str]], list[float]]
 MODEL_FILE = Path(__file__).with_name("answerability.json")
 FEATURES = (
     "coverage", "missing_chunk", "missing_weight", "antonym", "negation", "number_absent", "entity_absent",
-    "answer_found", "typed", "explanation", "cos_unit", "cos_titled", "margin", "entity_missing", "links",
+    "answer_found", "explanation", "cos_unit", "cos_titled", "margin", "entity_missing", "links",
     "answer_distance",
 )
 _ANTONYMS = """largest smallest|most least|more less|first last|before after|increase decrease|north south|east west|
@@ -135,7 +135,6 @@ def features(question: str, expected: Expected, best: Chain, runner_up: Chain | 
         "number_absent": float(bool(set(values(question)) - set(values(text + " " + units[-1].evidence.title)))),
         "entity_absent": float(names_absent(question, best)),
         "answer_found": float(best.answer is not None or not expected.wants_value),
-        "typed": float(expected.kind in TYPED_KINDS and best.answer is not None),
         "explanation": float(not expected.wants_value or expected.kind in ("other", "list")),
         "cos_unit": cos_unit,
         "cos_titled": cos_titled,
