@@ -50,7 +50,7 @@ _KIND_HEADERS: dict[str, set[str]] = {
 _LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
 _DEFINITION = re.compile(r"\s*(?:\([^)]*\)\s*|,[^,]{0,60},\s*)?(?:is|was|are|were|has been|had been)\s+(?:a|an|the)?\b")
-HEADED_BONUS = float(__import__("os").environ.get("HB", "0.5"))
+HEADED_BONUS = 0.5
 """How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"')."""
 CELL_RANK = 3
 """The kind rank of a whole cell offered as the answer (after every span kind)."""
