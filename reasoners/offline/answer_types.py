@@ -101,6 +101,8 @@ def head_phrase(question: str) -> list[str]:
     phrase: list[str] = []
     for word in written:
         lower = word.lower()
+        if lower.isdigit():  # a year or count qualifies the noun ('What 2015 drama...'); it is not the noun
+            continue
         # the phrase ends at a preposition or verb, or at a name after it ('Which player played Chad Bradford')
         if phrase and (lower in _PHRASE_END or lower in _PARTICIPLES or (lower.endswith("ed") and len(lower) > 4)
                        or word[:1].isupper()):
