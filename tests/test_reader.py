@@ -144,6 +144,22 @@ def test_a_choice_compares_the_options_dates():
     assert older.short_answer == "Carrie Akre" and younger.short_answer == "Shifty Shellshock"
 
 
+def test_a_choice_reads_each_option_s_date_from_its_own_document():
+    """A passage elsewhere that only mentions an option ('the subject of the Atlas portal') has no date for it."""
+    mention = evidence("m", "Rollout notes", "Staff were trained on the Atlas portal and the Beacon wiki together.",
+                       score=0.09)
+    atlas = evidence("a", "Atlas portal", "The Atlas portal is a 2019 intranet site for requests.")
+    beacon = evidence("b", "Beacon wiki", "The Beacon wiki is a team wiki launched in 2012 for engineering notes.")
+    first = synthesise("Which came out first, the Atlas portal or the Beacon wiki?",
+                       Understanding(query_class="comparison"), [mention, atlas, beacon], None)
+    assert first.short_answer == "Beacon wiki"
+    assert {c.citations[0] for c in first.claims} == {"a#0", "b#0"}
+
+
+def test_a_year_in_the_asked_for_phrase_is_not_its_noun():
+    assert expected_answer("What 2015 British romantic drama was Finola Dwyer a producer of?").head == "drama"
+
+
 def test_the_current_document_answers_and_the_superseded_one_is_a_conflict():
     old = evidence("old", "Travel Policy 2024", "Meal allowance:\nEurope: EUR 45 per day", score=0.04)
     new = evidence("new", "Travel Policy 2026", "Meal allowance:\nEurope: EUR 55 per day")
@@ -177,3 +193,12 @@ def test_stemming_is_safe_from_many_threads():
     for t in threads:
         t.join()
     assert not errors and stem("approvals") == stem("approving") == "approv"
+
+
+def test_a_value_both_compared_things_share_is_the_short_answer():
+    atlas = evidence("a", "Atlas portal", "The Atlas portal is hosted by Northwind Cloud in Frankfurt.")
+    beacon = evidence("b", "Beacon wiki", "The Beacon wiki is hosted by Northwind Cloud since 2012.")
+    both = synthesise("Which provider hosts both the Atlas portal and the Beacon wiki?",
+                      Understanding(query_class="comparison", entities=["Atlas portal", "Beacon wiki"]),
+                      [atlas, beacon], None)
+    assert both.short_answer == "Northwind Cloud" and len(both.claims) == 2

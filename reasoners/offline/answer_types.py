@@ -81,24 +81,33 @@ _PHRASE_END = set(
 ) - {"and"}
 
 
+_PARTICIPLES = set("""known born written made built held given taken shown seen sung won run begun found sold
+    led bought brought told""".split())
+
+
 def head_phrase(question: str) -> list[str]:
     """The words of the noun phrase a question asks for; empty when there is none.
 
     The phrase follows 'what/which/whose' (skipping 'is the name of') or 'how many', up to the first preposition or
     verb.
     """
-    lower = question.lower()
-    match = re.search(rf"\b{_HEAD_WORDS}\s+(.*)", lower) or re.search(r"\bhow (?:many|much)\s+(.*)", lower)
+    match = re.search(rf"\b{_HEAD_WORDS}\s+(.*)", question, re.IGNORECASE) or \
+        re.search(r"\bhow (?:many|much)\s+(.*)", question, re.IGNORECASE)
     if not match:
         return []
-    words = re.findall(r"[a-z0-9][a-z0-9'’-]*", match.group(1))
-    while words and (words[0] in _SKIP or words[0] in {"of", "the"}):
-        words.pop(0)
+    written = re.findall(r"[A-Za-z0-9][\w'’-]*", match.group(1))
+    while written and (written[0].lower() in _SKIP or written[0].lower() in {"of", "the"}):
+        written.pop(0)
     phrase: list[str] = []
-    for word in words:
-        if word in _PHRASE_END and phrase:
+    for word in written:
+        lower = word.lower()
+        if lower.isdigit():  # a year or count qualifies the noun ('What 2015 drama...'); it is not the noun
+            continue
+        # the phrase ends at a preposition or verb, or at a name after it ('Which player played Chad Bradford')
+        if phrase and (lower in _PHRASE_END or lower in _PARTICIPLES or (lower.endswith("ed") and len(lower) > 4)
+                       or word[:1].isupper()):
             break
-        phrase.append(word.removesuffix("'s").removesuffix("’s"))
+        phrase.append(lower.removesuffix("'s").removesuffix("’s"))
     return phrase
 
 
@@ -179,7 +188,7 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected(named if lower.startswith("whose") and named else "person", head)
     if re.search(r"\bhow much\b", lower):
         return Expected(named if named in ("amount", "number") else "amount", head)
-    if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon)\b", lower):
+    if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon|wide|deep|heavy|fast)\b", lower):
         return Expected("number", head)
     if re.search(r"\bwhat time\b|\bat what hour\b", lower):
         return Expected("time", "time")

@@ -48,18 +48,52 @@ def _same_currency(a: str, b: str) -> bool:
     return not a or not b or a == b or {a, b} <= {"EUR", "€"} or {a, b} <= {"USD", "$"} or {a, b} <= {"GBP", "£"}
 
 
-def holds(text: str, value: float, currency: str) -> bool:
-    """Whether a range the text states holds the value (in the same currency, when both say one)."""
+Test = tuple[tuple[Callable[[float, float], bool], float], ...]
+"""A range as the comparisons a value must pass: ((operator.ge, 2000), (operator.le, 10000))."""
+
+
+def _ranges(text: str, currency: str, stated: bool = False) -> list[Test]:
+    """The ranges and bounds a text states in the currency (or in none, when either says none).
+
+    `stated`: only ranges that state their currency.
+    """
+    tests: list[Test] = []
     for match in _BETWEEN.finditer(text):
         low_currency, low, low_scale, high_currency, high, high_scale = match.groups()
-        unit = low_currency or high_currency or ""
-        if _same_currency(unit, currency) and _number(low, low_scale) <= value <= _number(high, high_scale):
-            return True
+        if stated and not (low_currency or high_currency):
+            continue
+        if _same_currency(low_currency or high_currency or "", currency):
+            tests.append(((operator.ge, _number(low, low_scale)), (operator.le, _number(high, high_scale))))
     for match in _BOUND.finditer(text):
         word, unit, digits, scale = match.groups()
-        if _same_currency(unit or "", currency) and _COMPARE[word.lower()](value, _number(digits, scale)):
-            return True
-    return False
+        if _same_currency(unit or "", currency) and (unit or not stated):
+            tests.append(((_COMPARE[word.lower()], _number(digits, scale)),))
+    return tests
+
+
+def _passes(value: float, test: Test) -> bool:
+    return all(compare(value, bound) for compare, bound in test)
+
+
+def holds(text: str, value: float, currency: str) -> bool:
+    """Whether a range the text states holds the value (in the same currency, when both say one)."""
+    return any(_passes(value, test) for test in _ranges(text, currency))
+
+
+def excludes(text: str, question: str) -> bool:
+    """Whether the text's ranges are about other amounts than the question's ('Above EUR 500,000' for EUR 15,000).
+
+    Only ranges stated in the question's currency count: the text must state one, and none may hold its amount.
+    """
+    found = False
+    for _, value, currency in amounts(question):
+        if not currency:
+            continue
+        tests = _ranges(text, currency, stated=True)
+        if any(_passes(value, test) for test in tests):
+            return False
+        found = found or bool(tests)
+    return found
 
 
 def held_values(text: str, question: str) -> list[str]:
