@@ -52,6 +52,11 @@ def turn(question: str, short: str | None = None, status: str = "answered", answ
     ([turn(LEAVE, "25 working days")], "What are the salary bands there?", "What are the salary bands in Lisbon?"),
     ([turn("Who is the Head of Finance?", "Priya Raman"), turn("Which building is the Lisbon office in?", "Rua 39")],
      "What is her extension?", "What is Priya Raman's extension?"),  # the person, from an earlier turn
+    ([turn("Who is the Head of IT?", None, "fallback")], "What is his mobile number?",
+     "What is the Head of IT's mobile number?"),  # no name in the answer: the role the question asked about
+    ([turn("Who is the Head of IT?", None, "fallback"), turn("Who is the Head of Finance?", "Priya Raman")],
+     "Where does she sit?", "Where does Priya Raman sit?"),  # the most recent person
+    ([turn("Who is on call this week?", None, "fallback")], "What is his number?", "What is his number?"),
     # a question that stands alone is kept as asked: a topic switch, and pronouns that point inside the question
     ([turn(LEAVE, "25 working days")], "What is the name of the guest Wi-Fi network?",
      "What is the name of the guest Wi-Fi network?"),
@@ -79,8 +84,10 @@ def test_the_trace_says_what_was_filled_in_and_from_which_turn():
 
 
 def test_only_what_the_user_was_shown_is_read():
-    """An abstained turn names nothing: its answer text is not mined for names."""
+    """An abstained turn names nobody: its answer text is not mined for names (the role it asked about is used)."""
     shown = turn("Who is the Head of Finance?", None, "abstained", answer="Priya Raman might know; nothing answers it")
+    assert resolve("Where does she sit?", [shown]).standalone_question == "Where does the Head of Finance sit?"
+    shown = turn("Who owns the leave policy?", None, "abstained", answer="Priya Raman might know; nothing answers it")
     assert resolve("Where does she sit?", [shown]).standalone_question == "Where does she sit?"
 
 

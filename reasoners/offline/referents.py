@@ -99,16 +99,33 @@ def _name_like(answer: str) -> bool:
 
 
 def person(turns: list[Turn]) -> tuple[str, int] | None:
-    """The person most recently named: a who-question's short answer, else a person's name in a question."""
+    """The person most recently named or asked about.
+
+    A who-question's short answer, else a person's name in a question, else the role a "Who is ...?" question asked
+    about ("the Head of IT") when its answer named nobody.
+    """
     for n in range(len(turns) - 1, -1, -1):
         turn = turns[n]
-        if turn.status == "answered" and turn.short_answer and answer_type(turn.standalone_question) == "person" \
+        question = turn.standalone_question
+        if turn.status == "answered" and turn.short_answer and answer_type(question) == "person" \
                 and _person_like(turn.short_answer):
             return turn.short_answer, n
-        people = [name for name in names(turn.standalone_question) if _person_like(name) and " of " not in name]
+        people = [name for name in names(question) if _person_like(name) and " of " not in name]
         if people:
             return people[-1], n
+        role = _who_is(question)
+        if role:
+            return role, n
     return None
+
+
+def _who_is(question: str) -> str | None:
+    """The person "Who is the Head of IT?" asks about: the phrase after "who is" (or was), when it names a role."""
+    ws = words(question)
+    if len(ws) < 3 or ws[0].lower != "who" or ws[1].lower not in ("is", "was"):
+        return None
+    about = topic(question)
+    return about if about and any(w.text[:1].isupper() for w in words(about)) else None
 
 
 def thing(turns: list[Turn]) -> tuple[str, int] | None:
