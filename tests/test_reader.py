@@ -12,6 +12,7 @@ from reasoners.offline.answer_types import expected_answer
 from reasoners.offline.extractive import synthesise
 from reasoners.offline.ranges import held_values
 from reasoners.offline.render import render
+from reasoners.offline.similarity import EncoderSimilarity
 from reasoners.offline.spans import spans
 from reasoners.offline.units import older_versions, units_of
 
@@ -202,3 +203,42 @@ def test_a_value_both_compared_things_share_is_the_short_answer():
                       Understanding(query_class="comparison", entities=["Atlas portal", "Beacon wiki"]),
                       [atlas, beacon], None)
     assert both.short_answer == "Northwind Cloud" and len(both.claims) == 2
+
+
+_POLICY = ("Purchases above EUR 5,000 need quotes from three suppliers. Purchases above EUR 50,000 must be approved by "
+           "the Chief Financial Officer. All other purchase orders are approved by the Head of Procurement.")
+_PEOPLE = ("# Who's who\nName: Priya Raman; Role: Head of Procurement; Extension: 4410\n"
+           "Name: Helen Achebe; Role: Chief Financial Officer; Extension: 4001")
+"""A who's-who table as ingest writes it (a row per line, each cell named by its column)."""
+
+
+def _purchasing(question: str, query_class: str = "lookup"):
+    return synthesise(question, Understanding(query_class=query_class),
+                      [evidence("policy", "Purchasing Policy", _POLICY), evidence("people", "Who's who", _PEOPLE)],
+                      None)
+
+
+def test_a_scale_is_a_word_of_its_own():
+    """'EUR 50,000 must' is fifty thousand, not fifty thousand million ('m' of 'must')."""
+    assert held_values("Purchases above EUR 50,000 must be approved.", "Who approves EUR 60,000?") == ["EUR 60,000"]
+
+
+def test_the_catch_all_case_answers_an_amount_the_ranges_leave_out():
+    below = _purchasing("Who approves a purchase order of EUR 8,000?")
+    above = _purchasing("Who approves a purchase of EUR 60,000?")
+    assert below.short_answer in ("Priya Raman", "Head of Procurement") and "All other" in below.claims[0].text
+    assert above.short_answer in ("Helen Achebe", "Chief Financial Officer") and "EUR 50,000" in above.claims[0].text
+
+
+@pytest.mark.slow
+def test_a_chain_does_not_run_through_a_row_about_other_amounts(real_encoder):
+    """The chain through 'above EUR 50,000' (the CFO, 4001) answers another case than EUR 10,000."""
+    question = "What is the extension of the person who approves purchases of EUR 10,000?"
+    found = synthesise(question, Understanding(query_class="multi_hop"),
+                       [evidence("policy", "Purchasing Policy", _POLICY), evidence("people", "Who's who", _PEOPLE)],
+                       None, EncoderSimilarity(real_encoder))
+    assert found.short_answer == "4410"
+
+
+def test_a_spelled_count_of_what_is_asked_is_the_number():
+    assert _purchasing("How many supplier quotes do I need for a EUR 7,000 purchase?").short_answer == "three suppliers"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from domain.text import stem, stems, values
 from reasoners.offline.answer_types import Expected
+from reasoners.offline.ranges import amounts
 from reasoners.offline.spans import finditer
 from reasoners.offline.units import Cell, Unit, plain
 
@@ -49,6 +50,10 @@ _KIND_HEADERS: dict[str, set[str]] = {
 }
 _LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
+_SPELLED_COUNT = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+                            r"forty|fifty|hundred)\s+([A-Za-z]+)\b", re.I)
+_NOT_NAMES = ("date", "time", "amount")
+"""Forms a name candidate must not start inside ('EUR 50' is not a name)."""
 _DEFINITION = re.compile(r"\s*(?:\([^)]*\)\s*|,[^,]{0,60},\s*)?(?:is|was|are|were|has been|had been)\s+(?:a|an|the)?\b")
 HEADED_BONUS = 0.5
 """How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"')."""
@@ -134,9 +139,13 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     cells = _cell_offsets(text, unit.cells)
     # a number that is part of a date, a time, a phone number or a code is not a count or an amount; a date is not
     # a name
-    blocking = _OTHER_FORMS if expected.kind in ("number", "amount") else ("date", "time") if expected.kind in (
+    blocking = _OTHER_FORMS if expected.kind in ("number", "amount") else _NOT_NAMES if expected.kind in (
         "person", "place", "name", "other", "list") else ()
     taken = [range(s, e) for k in blocking for s, e in finditer(k, text)]
+    # a count is not the figure of an amount ('quotes from three suppliers', not the 5,000 of 'above EUR 5,000')
+    priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
+    conditioned = expected.kind == "number" and bool(amounts(question))
+    """A count asked under an amount ('quotes for a EUR 7,000 purchase'): the text's amounts are its conditions."""
     subject = _defined(text)
     head = stem(expected.head) if expected.head else ""
     found: list[Candidate] = []
@@ -146,6 +155,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if not span or stated_by_question(span, kind, question, question_stems, question_values):
                 continue
             if kind in ("number", "name") and any(start in r for r in taken):
+                continue
+            if kind == "number" and any(start in r for r in priced) or kind == "amount" and conditioned:
                 continue
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
@@ -158,8 +169,23 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             headed = bool(head) and head in stems(" ".join(text[max(0, start - 30):start].split()[-3:] +
                                                           text[start + len(span):start + len(span) + 25].split()[:2]))
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed))
+    if not found and expected.kind == "number":
+        found += _spelled_counts(text, question_stems, near, length)
     if not found and expected.kind not in ("yes_no", "choice", "explanation", "list"):
         found += _cell_values(unit, expected, question_stems, text)
+    return found
+
+
+def _spelled_counts(text: str, question_stems: set[str], near: list[int], length: int) -> list[Candidate]:
+    """Counts written as words that count something the question names ('three suppliers' for 'supplier quotes').
+
+    A spelled count of anything else ('two projectors' for 'how many people') is not offered.
+    """
+    found = []
+    for match in _SPELLED_COUNT.finditer(text):
+        if stem(match.group(2).lower()) in question_stems:
+            distance = min((abs(match.start() - a) for a in near), default=len(text)) / length
+            found.append(Candidate(match.group(0), match.start(), "number", 0, 0.0, distance, 0.0, True))
     return found
 
 

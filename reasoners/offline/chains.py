@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from domain.text import name_spans
+from reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
 from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import finditer
 from retrieval.titles import normalise_name, title_keys
@@ -47,7 +48,12 @@ class Chain:
 
     @property
     def score(self) -> float:
-        return self.coverage + self.last.fit
+        """What its units cover together and the last unit's fit, less a penalty per earlier unit not applying.
+
+        An earlier unit does not apply when it is superseded or a row about other amounts: a chain through it answers
+        another case.
+        """
+        return self.coverage + self.last.fit - NOT_APPLYING_PENALTY * sum(not r.applies for r in self.readings[:-1])
 
     @property
     def answer(self) -> str | None:

@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable
 
 _CURRENCY = r"(?:EUR|CAD|USD|GBP|€|\$|£)"
-_AMOUNT = rf"({_CURRENCY})?\s?(\d[\d,]*(?:\.\d+)?)\s?(million|m|k|thousand)?"
+_AMOUNT = rf"({_CURRENCY})?\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(million|thousand|m|k)\b)?"
+"""An amount with its currency and scale; 'm' and 'k' are a scale only as a word ('EUR 50,000 must' is not 50m)."""
 _SCALE = {"million": 1e6, "m": 1e6, "k": 1e3, "thousand": 1e3}
 _BETWEEN = re.compile(rf"{_AMOUNT}\s?(?:–|-|to|and)\s?{_AMOUNT}", re.IGNORECASE)
 _BOUND = re.compile(
@@ -99,3 +100,14 @@ def excludes(text: str, question: str) -> bool:
 def held_values(text: str, question: str) -> list[str]:
     """The amounts the question gives that a range in the text holds, as the question writes them."""
     return [written for written, value, currency in amounts(question) if holds(text, value, currency)]
+
+
+_OTHERWISE = re.compile(r"\b(all other|any other|every other|otherwise|all remaining|anything else|the rest)\b", re.I)
+
+
+def catch_all(text: str) -> bool:
+    """Whether the text states the case its neighbours' ranges leave out ('All other purchase orders are ...').
+
+    Such a sentence holds an amount that none of the ranges beside it hold.
+    """
+    return bool(_OTHERWISE.search(text)) and not _BOUND.search(text) and not _BETWEEN.search(text)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from domain.text import entities, stem, stems
 from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from reasoners.offline.candidates import best
-from reasoners.offline.ranges import amounts, excludes, held_values
+from reasoners.offline.ranges import amounts, catch_all, excludes, held_values
 from reasoners.offline.spans import finditer
 from reasoners.offline.units import Unit
 
@@ -110,13 +110,28 @@ def supplied_words(question: str, expected: Expected) -> frozenset[str]:
     return frozenset(stems(" ".join(words)))
 
 
+def _by_amount(units: list[Unit], question: str) -> list[Unit]:
+    """Units marked by the amounts the question gives.
+
+    A range holds them, or is about other amounts; a chunk's catch-all case ('All other purchase orders...') holds
+    them when one of the chunk's ranges leaves them out.
+    """
+    marked = [replace(u, holds=tuple(held)) if (held := held_values(u.plain, question)) else
+              replace(u, out_of_range=True) if excludes(u.plain, question) else u for u in units]
+    given = tuple(written for written, _, _ in amounts(question))
+    by_chunk: dict[str, list[Unit]] = {}
+    for unit in marked:
+        by_chunk.setdefault(unit.evidence.chunk_id, []).append(unit)
+    left_out = {chunk for chunk, held in by_chunk.items() if any(u.out_of_range for u in held)}
+    return [replace(u, holds=given) if u.evidence.chunk_id in left_out and catch_all(u.plain) else u for u in marked]
+
+
 def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str, int],
          weights: dict[str, float] | None = None) -> list[Reading]:
     """Every non-heading unit scored for the question, best first."""
     weights = weights if weights is not None else term_weights(question, units)
     if amounts(question):
-        units = [replace(u, holds=tuple(held)) if (held := held_values(u.plain, question)) else
-                 replace(u, out_of_range=True) if excludes(u.plain, question) else u for u in units]
+        units = _by_amount(units, question)
     given = [question[s:e].lower() for kind in GIVEN_KINDS for s, e in finditer(kind, question)]
     named = supplied_words(question, expected)
     question_stems = set(weights)
