@@ -36,6 +36,7 @@ def evidence(doc_id: str, title: str, text: str, hop: int = 1, score: float = 0.
     ("What is the identifier of the critical finding?", "code"),
     ("Which book is the club reading in April?", "name"),
     ("Where do visitors park?", "place"),
+    ("Where does the person who replaces lost badges sit?", "room"),
     ("Can contractors use the guest network?", "yes_no"),
     ("Which is older, the Lisbon office or the Toronto office?", "choice"),
     ("Who was born first, Yanka Dyagileva or Alexander Bashlachev?", "choice"),
@@ -242,3 +243,12 @@ def test_a_chain_does_not_run_through_a_row_about_other_amounts(real_encoder):
 
 def test_a_spelled_count_of_what_is_asked_is_the_number():
     assert _purchasing("How many supplier quotes do I need for a EUR 7,000 purchase?").short_answer == "three suppliers"
+
+
+@pytest.mark.parametrize(("question", "value"), [
+    ("What time does the main entrance close?", "19:00"),
+    ("What time does the main entrance open?", "07:30"),
+])
+def test_of_two_values_in_a_sentence_the_question_s_verb_picks_one(question, value):
+    guide = evidence("guide", "Building guide", "The main entrance opens at 07:30 and closes at 19:00 on weekdays.")
+    assert synthesise(question, Understanding(query_class="lookup"), [guide], None).short_answer == value

@@ -195,7 +195,9 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
     if re.match(r"^\s*when\b", lower) or re.search(r"\bby when\b|\buntil when\b", lower):
         return Expected("date", head)
     if re.match(r"^\s*where\b", lower):
-        return Expected(named if named == "room" else "place", head)
+        # where someone sits or works from is a desk or room ('Where does the facilities coordinator sit?')
+        seated = re.search(r"\b(sit|sits|sitting|seated|desk)\b", lower)
+        return Expected("room" if named == "room" or seated else "place", head)
     if named:
         return Expected(named, head)
     if head:
