@@ -252,3 +252,13 @@ def test_a_spelled_count_of_what_is_asked_is_the_number():
 def test_of_two_values_in_a_sentence_the_question_s_verb_picks_one(question, value):
     guide = evidence("guide", "Building guide", "The main entrance opens at 07:30 and closes at 19:00 on weekdays.")
     assert synthesise(question, Understanding(query_class="lookup"), [guide], None).short_answer == value
+
+
+def test_both_sides_of_a_list_can_be_sections_of_one_document():
+    """Two offices' holidays under their own headings; items named by what follows their date."""
+    holidays = evidence("hol", "Public holidays 2026", "# Public holidays 2026\n\n## Hamburg office\n"
+                        "- 1 January: New Year's Day\n- 3 April: Good Friday\n- 1 May: Labour Day\n\n"
+                        "## Vienna office\n- 1 January: New Year's Day\n- 6 January: Epiphany\n- 1 May: Labour Day")
+    both = synthesise("Which public holidays do both the Hamburg and Vienna offices observe?",
+                      Understanding(query_class="aggregation"), [holidays], None)
+    assert both.short_answer == "New Year's Day and Labour Day"
