@@ -66,8 +66,15 @@ def test_abstain_when_the_corpus_cannot_answer(index, encoder, resolver):
     assert result.status != "answered"
 
 
-def test_out_of_scope_chitchat_abstains_without_searching(index, encoder, resolver):
-    result = make_runner(index, encoder, resolver).ask("Write me a poem about autumn", "bob")
+@pytest.mark.parametrize("question", [
+    "Write me a poem about autumn",
+    "What's the weather in Lisbon today?",
+    "What is the weather like in Toronto right now?",
+    "What is the exchange rate of the euro today?",
+])
+def test_out_of_scope_chitchat_abstains_without_searching(index, encoder, resolver, question):
+    """Chit-chat and live facts (weather, prices today) are never in the documents, whatever place they name."""
+    result = make_runner(index, encoder, resolver).ask(question, "bob")
     assert result.status == "abstained" and result.query_class == "out_of_scope"
     assert result.usage.retrieval_calls == 0
 

@@ -262,3 +262,29 @@ def test_both_sides_of_a_list_can_be_sections_of_one_document():
     both = synthesise("Which public holidays do both the Hamburg and Vienna offices observe?",
                       Understanding(query_class="aggregation"), [holidays], None)
     assert both.short_answer == "New Year's Day and Labour Day"
+
+
+@pytest.mark.slow
+def test_a_sentence_naming_the_person_before_by_first_name_continues_the_chain(real_encoder):
+    """Travel bookings -> the Travel Desk is run by Jonas Weber -> 'Jonas sits in room 4.17'."""
+    guide = evidence("guide", "Travel Guideline", "Travel bookings are handled by the Travel Desk.")
+    team = evidence("team", "Operations team", "The Travel Desk is run by Jonas Weber. Jonas sits in room 4.17 and "
+                    "can be reached at jonas.weber@beta.example. Security questions go to Amara Osei.")
+    similarity = EncoderSimilarity(real_encoder)
+    room = synthesise("Which room does the person who runs the Travel Desk sit in?",
+                      Understanding(query_class="multi_hop"), [guide, team], None, similarity)
+    mail = synthesise("What is the email address of the person who handles travel bookings?",
+                      Understanding(query_class="multi_hop"), [guide, team], None, similarity)
+    assert room.short_answer == "room 4.17" and len(room.claims) == 2
+    assert mail.short_answer == "jonas.weber@beta.example" and len(mail.claims) == 3
+
+
+def test_an_amount_is_not_read_as_part_of_a_name():
+    caps = evidence("caps", "Travel Guideline", "The hotel cap in Madrid is EUR 165 per night and in Paris EUR 210 per "
+                    "night.")
+    found = synthesise("What is the hotel cap in Madrid?", Understanding(query_class="lookup"), [caps], None)
+    assert found.short_answer == "EUR 165 per night"
+
+
+def test_what_someone_should_do_asks_for_an_explanation():
+    assert expected_answer("What should Toronto staff do in an ice storm?").kind == "explanation"

@@ -162,7 +162,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             span = text[start:end].strip(" ,;.")
             if not span or stated_by_question(span, kind, question, question_stems, question_values):
                 continue
-            if kind in ("number", "name") and any(start in r for r in taken):
+            if kind in ("number", "name") and any(start in r or end - 1 in r for r in taken):
                 continue
             if kind == "number" and any(start in r for r in priced) or kind == "amount" and conditioned:
                 continue
