@@ -36,6 +36,7 @@ def evidence(doc_id: str, title: str, text: str, hop: int = 1, score: float = 0.
     ("What is the identifier of the critical finding?", "code"),
     ("Which book is the club reading in April?", "name"),
     ("Where do visitors park?", "place"),
+    ("Where does the person who replaces lost badges sit?", "room"),
     ("Can contractors use the guest network?", "yes_no"),
     ("Which is older, the Lisbon office or the Toronto office?", "choice"),
     ("Who was born first, Yanka Dyagileva or Alexander Bashlachev?", "choice"),
@@ -242,3 +243,48 @@ def test_a_chain_does_not_run_through_a_row_about_other_amounts(real_encoder):
 
 def test_a_spelled_count_of_what_is_asked_is_the_number():
     assert _purchasing("How many supplier quotes do I need for a EUR 7,000 purchase?").short_answer == "three suppliers"
+
+
+@pytest.mark.parametrize(("question", "value"), [
+    ("What time does the main entrance close?", "19:00"),
+    ("What time does the main entrance open?", "07:30"),
+])
+def test_of_two_values_in_a_sentence_the_question_s_verb_picks_one(question, value):
+    guide = evidence("guide", "Building guide", "The main entrance opens at 07:30 and closes at 19:00 on weekdays.")
+    assert synthesise(question, Understanding(query_class="lookup"), [guide], None).short_answer == value
+
+
+def test_both_sides_of_a_list_can_be_sections_of_one_document():
+    """Two offices' holidays under their own headings; items named by what follows their date."""
+    holidays = evidence("hol", "Public holidays 2026", "# Public holidays 2026\n\n## Hamburg office\n"
+                        "- 1 January: New Year's Day\n- 3 April: Good Friday\n- 1 May: Labour Day\n\n"
+                        "## Vienna office\n- 1 January: New Year's Day\n- 6 January: Epiphany\n- 1 May: Labour Day")
+    both = synthesise("Which public holidays do both the Hamburg and Vienna offices observe?",
+                      Understanding(query_class="aggregation"), [holidays], None)
+    assert both.short_answer == "New Year's Day and Labour Day"
+
+
+@pytest.mark.slow
+def test_a_sentence_naming_the_person_before_by_first_name_continues_the_chain(real_encoder):
+    """Travel bookings -> the Travel Desk is run by Jonas Weber -> 'Jonas sits in room 4.17'."""
+    guide = evidence("guide", "Travel Guideline", "Travel bookings are handled by the Travel Desk.")
+    team = evidence("team", "Operations team", "The Travel Desk is run by Jonas Weber. Jonas sits in room 4.17 and "
+                    "can be reached at jonas.weber@beta.example. Security questions go to Amara Osei.")
+    similarity = EncoderSimilarity(real_encoder)
+    room = synthesise("Which room does the person who runs the Travel Desk sit in?",
+                      Understanding(query_class="multi_hop"), [guide, team], None, similarity)
+    mail = synthesise("What is the email address of the person who handles travel bookings?",
+                      Understanding(query_class="multi_hop"), [guide, team], None, similarity)
+    assert room.short_answer == "room 4.17" and len(room.claims) == 2
+    assert mail.short_answer == "jonas.weber@beta.example" and len(mail.claims) == 3
+
+
+def test_an_amount_is_not_read_as_part_of_a_name():
+    caps = evidence("caps", "Travel Guideline", "The hotel cap in Madrid is EUR 165 per night and in Paris EUR 210 per "
+                    "night.")
+    found = synthesise("What is the hotel cap in Madrid?", Understanding(query_class="lookup"), [caps], None)
+    assert found.short_answer == "EUR 165 per night"
+
+
+def test_what_someone_should_do_asks_for_an_explanation():
+    assert expected_answer("What should Toronto staff do in an ice storm?").kind == "explanation"

@@ -27,7 +27,8 @@ _HEADS: list[tuple[str, str]] = [
     (r"times?|hours?|o'clock", "time"),
     (r"years?|dates?|days?|months?|decade|century|deadline|weekday", "date"),
     (r"costs?|prices?|fees?|salary|salaries|allowances?|budgets?|amounts?|revenue|deductibles?|stipends?|bonus(?:es)?|"
-     r"limits?|thresholds?|spend|spending|reimbursement|payment|compensation|pay|rates?|wages?|fines?|turnover|"
+     r"limits?|caps?|ceilings?|thresholds?|spend|spending|reimbursement|payment|compensation|pay|rates?|wages?|"
+     r"fines?|turnover|per diems?|"
      r"profit|income|sales|valuation|funding|grant", "amount"),
     (r"numbers?|percentage|percent|share|capacity|count|population|age|height|length|size|duration|period|"
      r"turnaround|quantity|total|speed|distance|weight|temperature|score|ratio|proportion|bandwidth|memory|ram|"
@@ -45,6 +46,7 @@ _EXPLANATION = re.compile(
     r"^\s*(?:how (?:do|does|did|can|could|should|would|to|is|are)\b(?! (?:many|much|long|far|old|big|often))"
     r"|why\b|explain\b|describe\b|summari[sz]e\b"
     r"|what (?:should|must|do|can|could) (?:i|we|you|employees|staff|people)\b(?!.*\b(?:call|use|ask|contact)\b)"
+    r"|what (?:should|must|can|could|do|does) [\w\s'’-]{1,60}? do\b"
     r"|what (?:happens|changes|steps|are the (?:steps|rules|requirements|options|conditions))"
     r"|what (?:is|are) (?:the |our |its |their )?(?:\w+(?:'s|’s) )?(?:process|procedure|polic(?:y|ies)|rules?|steps|"
     r"requirements?|difference|purpose|reason|approach|guidance)\b"
@@ -195,7 +197,9 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
     if re.match(r"^\s*when\b", lower) or re.search(r"\bby when\b|\buntil when\b", lower):
         return Expected("date", head)
     if re.match(r"^\s*where\b", lower):
-        return Expected(named if named == "room" else "place", head)
+        # where someone sits or works from is a desk or room ('Where does the facilities coordinator sit?')
+        seated = re.search(r"\b(sit|sits|sitting|seated|desk)\b", lower)
+        return Expected("room" if named == "room" or seated else "place", head)
     if named:
         return Expected(named, head)
     if head:

@@ -57,6 +57,9 @@ _NOT_NAMES = ("date", "time", "amount")
 _DEFINITION = re.compile(r"\s*(?:\([^)]*\)\s*|,[^,]{0,60},\s*)?(?:is|was|are|were|has been|had been)\s+(?:a|an|the)?\b")
 HEADED_BONUS = 0.5
 """How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"')."""
+LED_BONUS = 0.1
+_VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
+"""Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
 """The kind rank of a whole cell offered as the answer (after every span kind)."""
 
@@ -78,11 +81,15 @@ class Candidate:
     """For the subject of a definitional sentence, the share of the question its description says; else 0."""
     headed: bool = False
     """The noun the question asks for stands right beside it ('the album "X"', 'X, a company')."""
+    led: bool = False
+    """A word of the question leads into it ('closes at 19:00' for 'when does it close'), after any value of its
+    kind before it: of two times in 'opens at 07:30 and closes at 19:00', the question's verb picks one (typed
+    values only)."""
 
     @property
     def rule_score(self) -> float:
         return (2.0 * self.cell_fit - 0.3 * self.rank - self.distance + SUBJECT_BONUS * self.subject
-                + HEADED_BONUS * self.headed)
+                + HEADED_BONUS * self.headed + LED_BONUS * self.led)
 
 
 def stated_by_question(span: str, kind: str, question: str, question_stems: set[str],
@@ -149,12 +156,13 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     subject = _defined(text)
     head = stem(expected.head) if expected.head else ""
     found: list[Candidate] = []
+    previous: dict[str, int] = {}
     for rank, kind in enumerate(kinds):
         for start, end in finditer(kind, text):
             span = text[start:end].strip(" ,;.")
             if not span or stated_by_question(span, kind, question, question_stems, question_values):
                 continue
-            if kind in ("number", "name") and any(start in r for r in taken):
+            if kind in ("number", "name") and any(start in r or end - 1 in r for r in taken):
                 continue
             if kind == "number" and any(start in r for r in priced) or kind == "amount" and conditioned:
                 continue
@@ -168,7 +176,10 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 described = len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
             headed = bool(head) and head in stems(" ".join(text[max(0, start - 30):start].split()[-3:] +
                                                           text[start + len(span):start + len(span) + 25].split()[:2]))
-            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed))
+            led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
+                text[previous.get(kind, 0):start].split()[-2:])))
+            previous[kind] = start + len(span)
+            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led))
     if not found and expected.kind == "number":
         found += _spelled_counts(text, question_stems, near, length)
     if not found and expected.kind not in ("yes_no", "choice", "explanation", "list"):

@@ -32,6 +32,8 @@ _IDENTITY = re.compile(r"\b(name|role|team|person|who|system|tool|title|owner|le
                        r"platform)\b", re.I)
 _NOT_HEADS = frozenset("""head chief team office director manager lead vice senior junior general deputy the our
 your their this that each every all any new old first last next main north south east west central""".split())
+_CONNECTORS = frozenset("of the and for de da van von du la le del der".split())
+_NOT_OPENERS = frozenset("the a an this that these those it its our your their all each every".split())
 _PRONOUN = re.compile(r"^(she|he|her|his|it|its|they|their|this|these)\b", re.I)
 
 
@@ -70,9 +72,18 @@ class _Names:
         self._linking: dict[int, set[str]] = {}
         self._subjects = {id(r): _subjects_of(r) for r in readings}
         by_place = {(r.unit.evidence.chunk_id, r.unit.position): r for r in readings}
-        self.before = {id(r): self._subjects[id(by_place[(r.unit.evidence.chunk_id, r.unit.position - 1)])]
-                       for r in readings if _PRONOUN.match(r.unit.plain)
-                       and (r.unit.evidence.chunk_id, r.unit.position - 1) in by_place}
+        self.follows: dict[int, Reading] = {}
+        """A unit that goes on about the one before it in its chunk ('Jonas sits in 4.17' after '... Jonas Weber')."""
+        self.before: dict[int, set[str]] = {}
+        for r in readings:
+            previous = by_place.get((r.unit.evidence.chunk_id, r.unit.position - 1))
+            if previous is None:
+                continue
+            if _PRONOUN.match(r.unit.plain):
+                self.before[id(r)] = self._subjects[id(previous)]
+            elif named := _named_again(r.unit.plain, names_of(previous.unit.plain)):
+                self.before[id(r)] = named
+                self.follows[id(r)] = previous
         counts: dict[str, int] = {}
         for names in self.mentioned.values():
             for name in names:
@@ -134,6 +145,17 @@ def _pointed_cells(reading: Reading) -> set[str]:
     return found - {""}
 
 
+def _named_again(text: str, earlier: set[str]) -> set[str]:
+    """The earlier full names a sentence opens by naming again in part ('Jonas sits...' after 'Jonas Weber')."""
+    opening = re.match(r"([A-Z][\w'’-]+)\b", text)
+    if not opening or opening.group(1).lower() in _NOT_OPENERS:
+        return set()
+    word = opening.group(1).lower()
+    # a person's name: two or three words, none a connector ('Head of Security' is a role, not a name)
+    people = {name for name in earlier if 2 <= len(name.split()) <= 3 and not set(name.split()) & _CONNECTORS}
+    return {name for name in people if word in (name.split()[0], name.split()[-1])}
+
+
 def names_of(text: str) -> set[str]:
     """The whole names a text mentions, normalised ('IT Service Desk', not also 'Service Desk' or 'Desk')."""
     return {normalise_name(text[s:e]) for s, e in finditer("name", text)} - {""}
@@ -182,6 +204,8 @@ class _Index:
             for r in self.readings:
                 if r.unit.evidence.doc_id != doc and id(r) not in found and self.names.mentions(r, key):
                     found[id(r)] = r
+        if (previous := self.names.follows.get(id(target))) is not None:
+            found[id(previous)] = previous
         return list(found.values())
 
     def subjects(self, title: str) -> set[str]:
@@ -212,7 +236,7 @@ def _extend(chain: tuple[Reading, ...], index: _Index, links: int) -> list[tuple
     docs = {r.unit.evidence.doc_id for r in chain}
     longer = []
     for earlier in index.into(chain[0]):
-        if earlier.unit.evidence.doc_id in docs:
+        if earlier.unit.evidence.doc_id in docs and index.names.follows.get(id(chain[0])) is not earlier:
             continue
         grown = (earlier, *chain)
         longer.append(grown)
