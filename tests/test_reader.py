@@ -309,3 +309,15 @@ def test_a_when_or_where_question_reads_times_phrases_and_location_cells(questio
         evidence("sheets", "Timesheets", "Timesheets must be submitted by the last working day of each month.")],
         None, EncoderSimilarity(real_encoder))
     assert found.short_answer == value
+
+
+def test_a_how_to_question_is_answered_by_the_steps_under_the_heading_that_names_it():
+    handbook = evidence("it", "IT Handbook", "# IT Handbook\n## Storage\nEach employee gets 50 GB of cloud storage.\n"
+                        "## Getting a new laptop\n1. Ask your manager to approve the request.\n"
+                        "2. Open a ticket in ServiceNow under \"Hardware\".\n"
+                        "3. Collect the laptop from the IT counter on floor 2.")
+    found = synthesise("How do I get a new laptop?", Understanding(query_class="lookup"), [handbook], None)
+    assert [c.text for c in found.claims] == [
+        "Ask your manager to approve the request.", "Open a ticket in ServiceNow under \"Hardware\".",
+        "Collect the laptop from the IT counter on floor 2."]
+    assert found.short_answer is None

@@ -14,6 +14,7 @@ from reasoners.offline.answerability import Similarity, load_model, names_absent
 from reasoners.offline.chains import Chain, chains
 from reasoners.offline.compare import choose, sides, yes_or_no
 from reasoners.offline.lists import list_items
+from reasoners.offline.procedures import procedure
 from reasoners.offline.reading import Reading, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.units import Unit, older_versions, units_of
@@ -126,6 +127,8 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         listed = list_items(question, expected, readings)
         if listed:
             return _draft(question, listed[0], join_items(listed[1]))
+    if expected.kind == "explanation" and (steps := procedure(readings, weights)):
+        return _draft(question, steps, None)
     if understanding.query_class == "comparison" and len(understanding.entities) >= 2:
         compared = sides(understanding.entities, [r for r in readings if r.coverage >= MIN_COVERAGE * 0.8])
         if len(compared) >= 2:
