@@ -321,3 +321,17 @@ def test_a_how_to_question_is_answered_by_the_steps_under_the_heading_that_names
         "Ask your manager to approve the request.", "Open a ticket in ServiceNow under \"Hardware\".",
         "Collect the laptop from the IT counter on floor 2."]
     assert found.short_answer is None
+
+
+def test_an_acronym_reads_as_the_words_the_documents_spell_it_with():
+    from reasoners.offline.acronyms import expanded
+
+    contacts = evidence("people", "Key contacts", "Person: Ken Ito; Title: Data Protection Officer; Email: "
+                        "ken.ito@delta.example")
+    assert expanded("What is the email of the DPO?", [contacts]) == (
+        "What is the email of the Data Protection Officer?")
+    assert expanded("What is the SLA?", [contacts]) == "What is the SLA?"  # nothing spells it
+    uses = evidence("it", "IT", "The DPO is Ken Ito. Data Protection Officer duties are listed below.")
+    assert expanded("Who is the DPO?", [uses]) == "Who is the DPO?"  # the documents use the acronym itself
+    found = synthesise("What is the email of the DPO?", Understanding(query_class="lookup"), [contacts], None)
+    assert found.short_answer == "ken.ito@delta.example"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
 from domain.text import stem, stems, topic_words, values
 from policies.instructions import data_sentences
+from reasoners.offline.acronyms import expanded
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from reasoners.offline.chains import Chain, chains
@@ -56,7 +57,7 @@ def asked(question: str) -> str:
 def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
                 ) -> tuple[Expected, list[Chain]]:
     """The expected answer and every candidate chain over the evidence, best first."""
-    question = asked(question)
+    question = expanded(asked(question), evidence)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
@@ -109,7 +110,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
     check) coverage decides.
     """
-    question = asked(question)
+    question = expanded(asked(question), evidence)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
