@@ -33,7 +33,8 @@ def _spelled(acronym: str, text: str) -> str | None:
     for start, word in enumerate(words):
         if word[0] != acronym[0]:
             continue
-        taken, letters = [], ""
+        taken: list[str] = []
+        letters = ""
         for candidate in words[start:start + 2 * len(acronym)]:
             if candidate.lower() in _SKIP and taken:
                 taken.append(candidate)
