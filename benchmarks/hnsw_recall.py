@@ -38,9 +38,10 @@ def corpus(vectors: np.ndarray, size: int, jitter: float) -> tuple[np.ndarray, l
     return matrix, [_draw_acl(random.Random(n)) for n in range(size)]
 
 
-def build(conn: psycopg.Connection, matrix: np.ndarray, acls: list[tuple[str, ...]], m: int, efc: int) -> float:
+def build(conn: psycopg.Connection, matrix: np.ndarray, acls: list[tuple[str, ...]], m: int, efc: int,
+          memory_mb: int) -> float:
     """The table (if missing or of another size) and its HNSW index (if missing or built otherwise); seconds."""
-    name = f"items_hnsw_m{m}_efc{efc}"
+    name = f"items_hnsw_m{m}_efc{efc}_mem{memory_mb}"
     exists = conn.execute("SELECT to_regclass('items') IS NOT NULL").fetchone() == (True,)
     if not exists or conn.execute("SELECT count(*) FROM items").fetchone() != (len(matrix),):
         conn.execute("DROP TABLE IF EXISTS items")
@@ -55,7 +56,7 @@ def build(conn: psycopg.Connection, matrix: np.ndarray, acls: list[tuple[str, ..
         return 0.0
     for (old,) in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'items'").fetchall():
         conn.execute(f"DROP INDEX {old}")  # one graph at a time: the planner must use the one just built
-    conn.execute("SET maintenance_work_mem = '4GB'")
+    conn.execute(f"SET maintenance_work_mem = '{memory_mb}MB'")
     start = time.perf_counter()
     conn.execute(f"CREATE INDEX {name} ON items USING hnsw (embedding vector_cosine_ops) "
                  f"WITH (m = {m}, ef_construction = {efc})")
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ef", default="40,100,274,500,1000", help="hnsw.ef_search values to try")
     parser.add_argument("--m", type=int, default=16)
     parser.add_argument("--ef-construction", type=int, default=64)
+    parser.add_argument("--memory-mb", type=int, default=4096, help="maintenance_work_mem for the build")
     parser.add_argument("--questions", type=int, default=200)
     parser.add_argument("--jitter", type=float, default=0.01)
     parser.add_argument("--keep", type=Path, help="a data folder to keep the server in (reused by the next run)")
@@ -112,8 +114,9 @@ def main(argv: list[str] | None = None) -> int:
         with psycopg.connect(server.get_uri()) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
             register_vector(conn)
-            build_s = build(conn, matrix, acls, args.m, args.ef_construction)
+            build_s = build(conn, matrix, acls, args.m, args.ef_construction, args.memory_mb)
             result = {"size": args.size, "m": args.m, "ef_construction": args.ef_construction,
+                      "memory_mb": args.memory_mb,
                       "build_s": round(build_s, 1), **sweep(conn, matrix, acls, queries,
                                                             [int(e) for e in args.ef.split(",")])}
     finally:

@@ -3,7 +3,8 @@ the reader for a user who may see 75% of the chunks, never scans `chunks` (or `p
 
 Before migration 5, this plan was a sequential scan of every chunk: the policy ran first and the full-text match
 `@@` (not leakproof) could not use its GIN index under RLS. Also checks that bulk batches rebuild the indexes
-they defer, inside the batch, and that a failing bulk batch leaves them as they were.
+they defer, inside the batch, and that a failing bulk batch leaves them as they were; and when statistics are
+refreshed.
 """
 
 from __future__ import annotations
@@ -132,3 +133,13 @@ def test_bulk_rule():
     tuning = BulkTuning(min_rows=1000)
     assert defers(0, 1000, tuning) and defers(5000, 5000, tuning)
     assert not defers(0, 999, tuning) and not defers(5001, 5000, tuning)
+
+
+def test_statistics_are_refreshed_once_a_tenth_of_the_index_changed(pg_index_database):
+    drop_index(pg_index_database)
+    PostgresIndex(pg_index_database, create=True).close()
+    with psycopg.connect(pg_index_database.writer_url) as conn:
+        conn.execute("UPDATE boundloop.meta SET value = '20000' WHERE key = 'chunks'")
+        stale = [writer.statistics_stale(conn, n) for n in (500, 1000, 600, 1000, 5000)]
+        conn.rollback()
+    assert stale == [False, False, True, False, True]  # 2,100 and 6,000 changed: at least 1,000 and 10% of 20,000
