@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from tqdm import tqdm
 
-from retrieval.backend import AclUpdate, DocumentWrite, Encoder, IndexBackend, StoredDocument, WriteBatch
+from retrieval.backend import AclUpdate, Applied, DocumentWrite, Encoder, IndexBackend, StoredDocument, WriteBatch
 from retrieval.chunking import CHUNKER_VERSION, chunk_document
 from retrieval.documents import Document, LoadProblem
 from retrieval.loaders import LoadItem
@@ -23,15 +23,10 @@ EMBED_STEP = 256  # chunks per progress-bar step (each step's texts are split ov
 
 
 @dataclass
-class IngestReport:
-    """What one ingest did; printed by the CLI and returned by the API."""
+class IngestReport(Applied):
+    """What one ingest did (the backend's counts, and what it saw); printed by the CLI and returned by the API."""
 
     seen: int = 0
-    added: int = 0
-    updated: int = 0
-    unchanged: int = 0
-    deleted: int = 0
-    chunks_written: int = 0
     no_acl: int = 0
     default_acl_applied: int = 0
     problems: list[LoadProblem] = field(default_factory=list)

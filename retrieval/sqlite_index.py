@@ -15,12 +15,13 @@ import numpy as np
 
 from policies.entitlements import AccessFilter
 from policies.errors import StoreDamaged
-from retrieval.backend import AclUpdate, Applied, Candidate, DocumentWrite, StoredChunk, StoredDocument, WriteBatch
+from retrieval.backend import Applied, Candidate, StoredChunk, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.private_files import private_database, private_folder
 from retrieval.query_terms import content_terms
 from retrieval.sqlite_failures import clear_sqlite_errors
 from retrieval.sqlite_schema import DAMAGED_REMEDY, INDEX_FILE, connect
+from retrieval.sqlite_writes import group_tokens, write_acl, write_document
 from retrieval.titles import TitleLexicon
 from retrieval.vector_cache import VectorCache
 from retrieval.write_plan import batch_doc_ids, reconcile
@@ -78,11 +79,7 @@ class SqliteIndex:
         return row[0] if row else None
 
     def _group_tokens(self, groups: frozenset[str]) -> list[str]:
-        if not groups:
-            return []
-        marks = ",".join("?" * len(groups))
-        rows = self._conn.execute(f"SELECT gid FROM groups WHERE name IN ({marks})", sorted(groups)).fetchall()
-        return [f"g{gid}" for (gid,) in rows]
+        return group_tokens(self._conn, groups)
 
     @_clear_errors
     def keyword_candidates(
@@ -231,9 +228,9 @@ class SqliteIndex:
                 for doc_id in batch.deletes:
                     conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
                 for update in batch.acl_updates:
-                    self._write_acl(update)
+                    write_acl(conn, update)
                 for write in batch.upserts:
-                    self._write_document(write)
+                    write_document(conn, write)
                 if batch.upserts or batch.deletes or batch.acl_updates:
                     conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='generation'")
                 conn.execute("COMMIT")
@@ -250,62 +247,6 @@ class SqliteIndex:
         if stored is None:
             dimension = batch.upserts[0].vectors.shape[1]
             self._conn.execute("INSERT INTO meta VALUES ('encoder', ?), ('dimension', ?)", (encoder_name, dimension))
-
-    def _write_document(self, write: DocumentWrite) -> None:
-        conn, doc = self._conn, write.document
-        conn.execute("DELETE FROM documents WHERE doc_id=?", (doc.doc_id,))
-        acl_json = json.dumps(sorted(doc.acl))
-        conn.execute(
-            "INSERT INTO documents (doc_id, title, source, acl, metadata, content_hash, updated_at, origin) "
-            "VALUES (?,?,?,?,?,?,?,?)",
-            (doc.doc_id, doc.title, doc.source, acl_json, json.dumps(doc.metadata), write.content_hash, time.time(),
-             doc.origin),
-        )
-        tokens = " ".join(self._ensure_group_tokens(doc.acl))
-        conn.executemany(
-            "INSERT INTO chunks (chunk_id, doc_id, ordinal, title, text, source, page, acl, acl_tokens, vector) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?)",
-            [
-                (c.chunk_id, c.doc_id, c.ordinal, c.title, c.text, c.source, c.page, acl_json, tokens,
-                 np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes())
-                for i, c in enumerate(write.chunks)
-            ],
-        )
-
-    def _write_acl(self, update: AclUpdate) -> None:
-        """A new ACL on a document, its chunks and their full-text ACL tokens; text and vectors stay as they are."""
-        conn = self._conn
-        acl_json = json.dumps(sorted(update.acl))
-        before = conn.execute("SELECT acl FROM documents WHERE doc_id=?", (update.doc_id,)).fetchone()
-        found = conn.execute(
-            "UPDATE documents SET acl=?, content_hash=?, origin=?, updated_at=? WHERE doc_id=?",
-            (acl_json, update.content_hash, update.origin, time.time(), update.doc_id),
-        ).rowcount
-        if not found:
-            raise IndexStoreError(f"document {update.doc_id!r} was removed during the ingest: run it again")
-        if before is not None and before[0] == acl_json:
-            return  # only the origin moved: the chunks keep their labels
-        tokens = " ".join(self._ensure_group_tokens(update.acl))
-        # chunks_fts has external content and no update trigger: take the old tokens out, then index the new ones
-        conn.execute(
-            "INSERT INTO chunks_fts(chunks_fts, rowid, title, text, acl_tokens) "
-            "SELECT 'delete', id, title, text, acl_tokens FROM chunks WHERE doc_id=?",
-            (update.doc_id,),
-        )
-        conn.execute("UPDATE chunks SET acl=?, acl_tokens=? WHERE doc_id=?", (acl_json, tokens, update.doc_id))
-        conn.execute(
-            "INSERT INTO chunks_fts(rowid, title, text, acl_tokens) SELECT id, title, text, acl_tokens FROM chunks "
-            "WHERE doc_id=?",
-            (update.doc_id,),
-        )
-
-    def _ensure_group_tokens(self, groups: tuple[str, ...]) -> list[str]:
-        for group in groups:
-            self._conn.execute(
-                "INSERT OR IGNORE INTO groups (name, gid) VALUES (?, (SELECT coalesce(max(gid), 0) + 1 FROM groups))",
-                (group,),
-            )
-        return self._group_tokens(frozenset(groups))
 
     def close(self) -> None:
         with self._lock, self._cache_lock:

@@ -13,13 +13,13 @@ import json
 import logging
 import os
 import sys
-import time
 from datetime import UTC, datetime
 from typing import Literal, get_args
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Scope
 
 from policies.errors import BoundloopError
+from service.response_watch import ReportingMiddleware, ResponseWatch
 
 AccessLogFormat = Literal["text", "json", "off"]
 FORMATS: tuple[str, ...] = get_args(AccessLogFormat)
@@ -54,39 +54,25 @@ def access_line(form: AccessLogFormat, method: str, route: str, status: int, ms:
     return f"{stamp} {method} {route} {status} {ms:.1f}ms user={user}"
 
 
-class AccessLogMiddleware:
+class AccessLogMiddleware(ReportingMiddleware):
     """Logs each request when it ends, unless it went to a route that is not the service's (`paths`).
 
     When the app is mounted in the LangGraph server, the server's own routes are its own to log.
     """
 
     def __init__(self, app: ASGIApp, form: AccessLogFormat, paths: frozenset[str]) -> None:
-        self.app = app
+        super().__init__(app)
         self.form = form
         self.paths = paths
         if form != "off":
             _default_handler()
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self.form == "off":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = 500
+    def reporting(self) -> bool:
+        return self.form != "off"
 
-        async def capture(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, capture)
-        finally:
-            route = getattr(scope.get("route"), "path", None)
-            if route is None or route in self.paths:
-                if route is None:  # static files have no template; a request that matched nothing is `-`
-                    route = "-" if status == 404 else scope.get("path", "-")
-                user = scope.get("state", {}).get(USER_KEY) or "-"
-                ms = (time.perf_counter() - started) * 1000
-                LOGGER.info(access_line(self.form, scope["method"], route, status, ms, user))
+    def report(self, scope: Scope, route: str | None, watch: ResponseWatch) -> None:
+        if route is None or route in self.paths:
+            if route is None:  # static files have no template; a request that matched nothing is `-`
+                route = "-" if watch.status == 404 else scope.get("path", "-")
+            user = scope.get("state", {}).get(USER_KEY) or "-"
+            LOGGER.info(access_line(self.form, scope["method"], route, watch.status, watch.seconds * 1000, user))

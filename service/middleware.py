@@ -7,13 +7,13 @@ The latency metrics cover only the service's own routes. When the app is mounted
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import metrics
+from service.response_watch import ReportingMiddleware, ResponseWatch
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
@@ -74,29 +74,13 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
 
-class RequestMetricsMiddleware:
+class RequestMetricsMiddleware(ReportingMiddleware):
     """Observes each request's latency under its route template (never the raw path, which holds run ids)."""
 
     def __init__(self, app: ASGIApp, paths: frozenset[str]) -> None:
-        self.app = app
+        super().__init__(app)
         self.paths = paths
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = 500
-
-        async def capture(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, capture)
-        finally:
-            route = getattr(scope.get("route"), "path", None)
-            if route in self.paths:
-                metrics.observe_request(scope["method"], route, status, time.perf_counter() - started)
+    def report(self, scope: Scope, route: str | None, watch: ResponseWatch) -> None:
+        if route in self.paths:
+            metrics.observe_request(scope["method"], route, watch.status, watch.seconds)

@@ -14,9 +14,10 @@ import json
 import time
 from collections.abc import Callable
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.rate_limit import FAILED_AUTH_COST, Rate, TokenBuckets, retry_after
+from service.response_watch import ResponseWatch
 
 UNCOUNTED_PATHS = frozenset({"/healthz", "/metrics", "/ok"})
 
@@ -54,16 +55,9 @@ class RateLimitMiddleware:
         if wait:
             await _too_many(send, retry_after(wait))
             return
-        status = 0
-
-        async def capture(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        await self.app(scope, receive, capture)
-        if status == 401:
+        watch = ResponseWatch(send)
+        await self.app(scope, receive, watch.send)
+        if watch.status == 401:
             if self.addresses:
                 self.addresses.charge(address, FAILED_AUTH_COST - 1, self.clock())
             if key and self.keys:

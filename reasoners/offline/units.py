@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from domain.models import Evidence
 from domain.text import chunk_sentences, stems
@@ -24,8 +25,7 @@ _BULLET = re.compile(r"^\s*(?:[-*+•>]\s+|\d+[.)]\s+|#{1,6}\s+)+")
 _CELL = re.compile(r"^([^:;]{1,60}?):\s+(.+)$")
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     """One 'Header: value' field of a table row or key-value line; a row label has no header."""
 
     header: str

@@ -8,8 +8,8 @@ from typing import Any
 
 import psycopg
 
+from retrieval import sqlite_index
 from retrieval.postgres import PostgresIndex, writer
-from retrieval.sqlite_index import SqliteIndex
 
 
 def _pg(index: PostgresIndex, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -79,7 +79,7 @@ def crash_seam(index: Any) -> tuple[Any, str]:
     """Where a write of one document happens mid-batch: (owner, attribute) for monkeypatch."""
     if isinstance(index, PostgresIndex):
         return writer, "write_chunks"
-    return SqliteIndex, "_write_document"
+    return sqlite_index, "write_document"
 
 
 _SLOW_SQLITE_KEYWORD = (  # counts to a billion inside SQLite (~a minute), then finds nothing
