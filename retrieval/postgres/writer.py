@@ -56,9 +56,7 @@ def bind_encoder(conn: psycopg.Connection, encoder_name: str, dimension: int) ->
         # keep vectors in the row (MAIN: out of line only as a last resort), not in TOAST: an exact scan that
         # fetched each vector from the TOAST table ran ~15x slower than the HNSW path at 10k chunks
         conn.execute("ALTER TABLE boundloop.chunks ALTER COLUMN embedding SET STORAGE MAIN")
-        conn.execute(
-            "CREATE INDEX chunks_embedding_hnsw ON boundloop.chunks USING hnsw (embedding vector_cosine_ops)"
-        )
+        conn.execute(bulk.hnsw_definition(0, BulkTuning()))
 
 
 def stored_documents(conn: psycopg.Connection, doc_ids: list[str] | None = None) -> dict[str, StoredDocument]:
