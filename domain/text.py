@@ -18,7 +18,7 @@ _CAPITALISED = re.compile(
 )
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 _VALUE = re.compile(
-    r"(?:(?:EUR|CAD|USD|€|\$|£)\s?\d[\d,.]*(?:\s?(?:million|billion|k))?"
+    r"(?:(?:EUR|CAD|USD|€|\$|£)\s?\d[\d,.]*(?<![.,])(?:\s?(?:million|billion|k))?"
     r"|\d[\d,.]*\s?(?:%|percent|days?|weeks?|months?|years?|hours?|km|kg|EUR|CAD|seats?|people)"
     r"|\b(?:1[5-9]|20)\d\d\b"
     r"|\b\d+(?:[.,]\d+)*\b)"

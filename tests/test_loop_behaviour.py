@@ -8,7 +8,7 @@ import pytest
 from domain.models import Claim, Evidence
 from graph.builder import build_graph
 from policies.entitlements import Directory, EntitlementResolver
-from policies.verification import check_claims
+from policies.verification import check_claims, grounded_short_answer
 from retrieval.ingest import ingest
 from retrieval.loaders import load_jsonl
 from tests.loop_fixtures import make_runner
@@ -66,8 +66,15 @@ def test_abstain_when_the_corpus_cannot_answer(index, encoder, resolver):
     assert result.status != "answered"
 
 
-def test_out_of_scope_chitchat_abstains_without_searching(index, encoder, resolver):
-    result = make_runner(index, encoder, resolver).ask("Write me a poem about autumn", "bob")
+@pytest.mark.parametrize("question", [
+    "Write me a poem about autumn",
+    "What's the weather in Lisbon today?",
+    "What is the weather like in Toronto right now?",
+    "What is the exchange rate of the euro today?",
+])
+def test_out_of_scope_chitchat_abstains_without_searching(index, encoder, resolver, question):
+    """Chit-chat and live facts (weather, prices today) are never in the documents, whatever place they name."""
+    result = make_runner(index, encoder, resolver).ask(question, "bob")
     assert result.status == "abstained" and result.query_class == "out_of_scope"
     assert result.usage.retrieval_calls == 0
 
@@ -115,6 +122,15 @@ def test_verifier_drops_unsupported_outside_and_instruction_claims():
     )
     assert [v.supported for v in verdicts] == [True, False, False, False, False, False]
     assert "outside" in verdicts[3].reason and "instruction" in verdicts[5].reason
+
+
+def test_a_short_answer_at_the_end_of_a_sentence_is_stated_by_its_chunk():
+    """'EUR 78,000.' states EUR 78,000: the full stop is not part of the amount."""
+    evidence = [Evidence(chunk_id="a#0", doc_id="a", title="Bands", text="Engineer II: EUR 62,000 to EUR 78,000.",
+                         score=1.0, hop=1)]
+    verdicts = check_claims([Claim(text="Engineer II: EUR 62,000 to EUR 78,000.", citations=["a#0"])], evidence)
+    assert grounded_short_answer("EUR 62,000 to EUR 78,000", verdicts, evidence) == "EUR 62,000 to EUR 78,000"
+    assert grounded_short_answer("EUR 62,000 to EUR 80,000", verdicts, evidence) is None
 
 
 def test_principal_appears_in_neither_state_nor_trace(tmp_path, index, encoder):

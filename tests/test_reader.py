@@ -12,6 +12,7 @@ from reasoners.offline.answer_types import expected_answer
 from reasoners.offline.extractive import synthesise
 from reasoners.offline.ranges import held_values
 from reasoners.offline.render import render
+from reasoners.offline.similarity import EncoderSimilarity
 from reasoners.offline.spans import spans
 from reasoners.offline.units import older_versions, units_of
 
@@ -35,6 +36,7 @@ def evidence(doc_id: str, title: str, text: str, hop: int = 1, score: float = 0.
     ("What is the identifier of the critical finding?", "code"),
     ("Which book is the club reading in April?", "name"),
     ("Where do visitors park?", "place"),
+    ("Where does the person who replaces lost badges sit?", "room"),
     ("Can contractors use the guest network?", "yes_no"),
     ("Which is older, the Lisbon office or the Toronto office?", "choice"),
     ("Who was born first, Yanka Dyagileva or Alexander Bashlachev?", "choice"),
@@ -144,6 +146,22 @@ def test_a_choice_compares_the_options_dates():
     assert older.short_answer == "Carrie Akre" and younger.short_answer == "Shifty Shellshock"
 
 
+def test_a_choice_reads_each_option_s_date_from_its_own_document():
+    """A passage elsewhere that only mentions an option ('the subject of the Atlas portal') has no date for it."""
+    mention = evidence("m", "Rollout notes", "Staff were trained on the Atlas portal and the Beacon wiki together.",
+                       score=0.09)
+    atlas = evidence("a", "Atlas portal", "The Atlas portal is a 2019 intranet site for requests.")
+    beacon = evidence("b", "Beacon wiki", "The Beacon wiki is a team wiki launched in 2012 for engineering notes.")
+    first = synthesise("Which came out first, the Atlas portal or the Beacon wiki?",
+                       Understanding(query_class="comparison"), [mention, atlas, beacon], None)
+    assert first.short_answer == "Beacon wiki"
+    assert {c.citations[0] for c in first.claims} == {"a#0", "b#0"}
+
+
+def test_a_year_in_the_asked_for_phrase_is_not_its_noun():
+    assert expected_answer("What 2015 British romantic drama was Finola Dwyer a producer of?").head == "drama"
+
+
 def test_the_current_document_answers_and_the_superseded_one_is_a_conflict():
     old = evidence("old", "Travel Policy 2024", "Meal allowance:\nEurope: EUR 45 per day", score=0.04)
     new = evidence("new", "Travel Policy 2026", "Meal allowance:\nEurope: EUR 55 per day")
@@ -177,3 +195,96 @@ def test_stemming_is_safe_from_many_threads():
     for t in threads:
         t.join()
     assert not errors and stem("approvals") == stem("approving") == "approv"
+
+
+def test_a_value_both_compared_things_share_is_the_short_answer():
+    atlas = evidence("a", "Atlas portal", "The Atlas portal is hosted by Northwind Cloud in Frankfurt.")
+    beacon = evidence("b", "Beacon wiki", "The Beacon wiki is hosted by Northwind Cloud since 2012.")
+    both = synthesise("Which provider hosts both the Atlas portal and the Beacon wiki?",
+                      Understanding(query_class="comparison", entities=["Atlas portal", "Beacon wiki"]),
+                      [atlas, beacon], None)
+    assert both.short_answer == "Northwind Cloud" and len(both.claims) == 2
+
+
+_POLICY = ("Purchases above EUR 5,000 need quotes from three suppliers. Purchases above EUR 50,000 must be approved by "
+           "the Chief Financial Officer. All other purchase orders are approved by the Head of Procurement.")
+_PEOPLE = ("# Who's who\nName: Priya Raman; Role: Head of Procurement; Extension: 4410\n"
+           "Name: Helen Achebe; Role: Chief Financial Officer; Extension: 4001")
+"""A who's-who table as ingest writes it (a row per line, each cell named by its column)."""
+
+
+def _purchasing(question: str, query_class: str = "lookup"):
+    return synthesise(question, Understanding(query_class=query_class),
+                      [evidence("policy", "Purchasing Policy", _POLICY), evidence("people", "Who's who", _PEOPLE)],
+                      None)
+
+
+def test_a_scale_is_a_word_of_its_own():
+    """'EUR 50,000 must' is fifty thousand, not fifty thousand million ('m' of 'must')."""
+    assert held_values("Purchases above EUR 50,000 must be approved.", "Who approves EUR 60,000?") == ["EUR 60,000"]
+
+
+def test_the_catch_all_case_answers_an_amount_the_ranges_leave_out():
+    below = _purchasing("Who approves a purchase order of EUR 8,000?")
+    above = _purchasing("Who approves a purchase of EUR 60,000?")
+    assert below.short_answer in ("Priya Raman", "Head of Procurement") and "All other" in below.claims[0].text
+    assert above.short_answer in ("Helen Achebe", "Chief Financial Officer") and "EUR 50,000" in above.claims[0].text
+
+
+@pytest.mark.slow
+def test_a_chain_does_not_run_through_a_row_about_other_amounts(real_encoder):
+    """The chain through 'above EUR 50,000' (the CFO, 4001) answers another case than EUR 10,000."""
+    question = "What is the extension of the person who approves purchases of EUR 10,000?"
+    found = synthesise(question, Understanding(query_class="multi_hop"),
+                       [evidence("policy", "Purchasing Policy", _POLICY), evidence("people", "Who's who", _PEOPLE)],
+                       None, EncoderSimilarity(real_encoder))
+    assert found.short_answer == "4410"
+
+
+def test_a_spelled_count_of_what_is_asked_is_the_number():
+    assert _purchasing("How many supplier quotes do I need for a EUR 7,000 purchase?").short_answer == "three suppliers"
+
+
+@pytest.mark.parametrize(("question", "value"), [
+    ("What time does the main entrance close?", "19:00"),
+    ("What time does the main entrance open?", "07:30"),
+])
+def test_of_two_values_in_a_sentence_the_question_s_verb_picks_one(question, value):
+    guide = evidence("guide", "Building guide", "The main entrance opens at 07:30 and closes at 19:00 on weekdays.")
+    assert synthesise(question, Understanding(query_class="lookup"), [guide], None).short_answer == value
+
+
+def test_both_sides_of_a_list_can_be_sections_of_one_document():
+    """Two offices' holidays under their own headings; items named by what follows their date."""
+    holidays = evidence("hol", "Public holidays 2026", "# Public holidays 2026\n\n## Hamburg office\n"
+                        "- 1 January: New Year's Day\n- 3 April: Good Friday\n- 1 May: Labour Day\n\n"
+                        "## Vienna office\n- 1 January: New Year's Day\n- 6 January: Epiphany\n- 1 May: Labour Day")
+    both = synthesise("Which public holidays do both the Hamburg and Vienna offices observe?",
+                      Understanding(query_class="aggregation"), [holidays], None)
+    assert both.short_answer == "New Year's Day and Labour Day"
+
+
+@pytest.mark.slow
+def test_a_sentence_naming_the_person_before_by_first_name_continues_the_chain(real_encoder):
+    """Travel bookings -> the Travel Desk is run by Jonas Weber -> 'Jonas sits in room 4.17'."""
+    guide = evidence("guide", "Travel Guideline", "Travel bookings are handled by the Travel Desk.")
+    team = evidence("team", "Operations team", "The Travel Desk is run by Jonas Weber. Jonas sits in room 4.17 and "
+                    "can be reached at jonas.weber@beta.example. Security questions go to Amara Osei.")
+    similarity = EncoderSimilarity(real_encoder)
+    room = synthesise("Which room does the person who runs the Travel Desk sit in?",
+                      Understanding(query_class="multi_hop"), [guide, team], None, similarity)
+    mail = synthesise("What is the email address of the person who handles travel bookings?",
+                      Understanding(query_class="multi_hop"), [guide, team], None, similarity)
+    assert room.short_answer == "room 4.17" and len(room.claims) == 2
+    assert mail.short_answer == "jonas.weber@beta.example" and len(mail.claims) == 3
+
+
+def test_an_amount_is_not_read_as_part_of_a_name():
+    caps = evidence("caps", "Travel Guideline", "The hotel cap in Madrid is EUR 165 per night and in Paris EUR 210 per "
+                    "night.")
+    found = synthesise("What is the hotel cap in Madrid?", Understanding(query_class="lookup"), [caps], None)
+    assert found.short_answer == "EUR 165 per night"
+
+
+def test_what_someone_should_do_asks_for_an_explanation():
+    assert expected_answer("What should Toronto staff do in an ice storm?").kind == "explanation"

@@ -27,7 +27,8 @@ _HEADS: list[tuple[str, str]] = [
     (r"times?|hours?|o'clock", "time"),
     (r"years?|dates?|days?|months?|decade|century|deadline|weekday", "date"),
     (r"costs?|prices?|fees?|salary|salaries|allowances?|budgets?|amounts?|revenue|deductibles?|stipends?|bonus(?:es)?|"
-     r"limits?|thresholds?|spend|spending|reimbursement|payment|compensation|pay|rates?|wages?|fines?|turnover|"
+     r"limits?|caps?|ceilings?|thresholds?|spend|spending|reimbursement|payment|compensation|pay|rates?|wages?|"
+     r"fines?|turnover|per diems?|"
      r"profit|income|sales|valuation|funding|grant", "amount"),
     (r"numbers?|percentage|percent|share|capacity|count|population|age|height|length|size|duration|period|"
      r"turnaround|quantity|total|speed|distance|weight|temperature|score|ratio|proportion|bandwidth|memory|ram|"
@@ -45,6 +46,7 @@ _EXPLANATION = re.compile(
     r"^\s*(?:how (?:do|does|did|can|could|should|would|to|is|are)\b(?! (?:many|much|long|far|old|big|often))"
     r"|why\b|explain\b|describe\b|summari[sz]e\b"
     r"|what (?:should|must|do|can|could) (?:i|we|you|employees|staff|people)\b(?!.*\b(?:call|use|ask|contact)\b)"
+    r"|what (?:should|must|can|could|do|does) [\w\s'’-]{1,60}? do\b"
     r"|what (?:happens|changes|steps|are the (?:steps|rules|requirements|options|conditions))"
     r"|what (?:is|are) (?:the |our |its |their )?(?:\w+(?:'s|’s) )?(?:process|procedure|polic(?:y|ies)|rules?|steps|"
     r"requirements?|difference|purpose|reason|approach|guidance)\b"
@@ -81,24 +83,33 @@ _PHRASE_END = set(
 ) - {"and"}
 
 
+_PARTICIPLES = set("""known born written made built held given taken shown seen sung won run begun found sold
+    led bought brought told""".split())
+
+
 def head_phrase(question: str) -> list[str]:
     """The words of the noun phrase a question asks for; empty when there is none.
 
     The phrase follows 'what/which/whose' (skipping 'is the name of') or 'how many', up to the first preposition or
     verb.
     """
-    lower = question.lower()
-    match = re.search(rf"\b{_HEAD_WORDS}\s+(.*)", lower) or re.search(r"\bhow (?:many|much)\s+(.*)", lower)
+    match = re.search(rf"\b{_HEAD_WORDS}\s+(.*)", question, re.IGNORECASE) or \
+        re.search(r"\bhow (?:many|much)\s+(.*)", question, re.IGNORECASE)
     if not match:
         return []
-    words = re.findall(r"[a-z0-9][a-z0-9'’-]*", match.group(1))
-    while words and (words[0] in _SKIP or words[0] in {"of", "the"}):
-        words.pop(0)
+    written = re.findall(r"[A-Za-z0-9][\w'’-]*", match.group(1))
+    while written and (written[0].lower() in _SKIP or written[0].lower() in {"of", "the"}):
+        written.pop(0)
     phrase: list[str] = []
-    for word in words:
-        if word in _PHRASE_END and phrase:
+    for word in written:
+        lower = word.lower()
+        if lower.isdigit():  # a year or count qualifies the noun ('What 2015 drama...'); it is not the noun
+            continue
+        # the phrase ends at a preposition or verb, or at a name after it ('Which player played Chad Bradford')
+        if phrase and (lower in _PHRASE_END or lower in _PARTICIPLES or (lower.endswith("ed") and len(lower) > 4)
+                       or word[:1].isupper()):
             break
-        phrase.append(word.removesuffix("'s").removesuffix("’s"))
+        phrase.append(lower.removesuffix("'s").removesuffix("’s"))
     return phrase
 
 
@@ -179,14 +190,16 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected(named if lower.startswith("whose") and named else "person", head)
     if re.search(r"\bhow much\b", lower):
         return Expected(named if named in ("amount", "number") else "amount", head)
-    if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon)\b", lower):
+    if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon|wide|deep|heavy|fast)\b", lower):
         return Expected("number", head)
     if re.search(r"\bwhat time\b|\bat what hour\b", lower):
         return Expected("time", "time")
     if re.match(r"^\s*when\b", lower) or re.search(r"\bby when\b|\buntil when\b", lower):
         return Expected("date", head)
     if re.match(r"^\s*where\b", lower):
-        return Expected(named if named == "room" else "place", head)
+        # where someone sits or works from is a desk or room ('Where does the facilities coordinator sit?')
+        seated = re.search(r"\b(sit|sits|sitting|seated|desk)\b", lower)
+        return Expected("room" if named == "room" or seated else "place", head)
     if named:
         return Expected(named, head)
     if head:

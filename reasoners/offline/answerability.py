@@ -21,7 +21,7 @@ from pathlib import Path
 from domain.text import entities, stem, stems, values
 from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from reasoners.offline.chains import Chain
-from reasoners.offline.reading import GENERIC, TYPED_KINDS
+from reasoners.offline.reading import GENERIC
 
 Similarity = Callable[[str, list[str]], list[float]]
 """Cosines between a question and each text (unit vectors of the same encoder)."""
@@ -29,7 +29,8 @@ Similarity = Callable[[str, list[str]], list[float]]
 MODEL_FILE = Path(__file__).with_name("answerability.json")
 FEATURES = (
     "coverage", "missing_chunk", "missing_weight", "antonym", "negation", "number_absent", "entity_absent",
-    "answer_found", "typed", "explanation", "cos_unit", "cos_titled", "margin",
+    "answer_found", "explanation", "cos_unit", "cos_titled", "margin", "entity_missing", "links",
+    "answer_distance",
 )
 _ANTONYMS = """largest smallest|most least|more less|first last|before after|increase decrease|north south|east west|
 begin end|start end|high low|higher lower|highest lowest|big small|bigger smaller|biggest smallest|long short|
@@ -99,6 +100,18 @@ def names_absent(question: str, best: Chain) -> bool:
     return any(words and not words & passage for words in named)
 
 
+def entity_missing(question: str, best: Chain) -> float:
+    """The share of the question's names that the chain's units and their titles and headings do not state.
+
+    'When did the German army re-occupy Britain and France?' read from a sentence about the Rhineland.
+    """
+    named = {k for e in entities(question) for k in stems(e) if k.isalpha() and len(k) > 2}
+    if not named:
+        return 0.0
+    said = frozenset().union(*(r.unit.stems | r.unit.context_stems for r in best.readings))
+    return len(named - said) / len(named)
+
+
 def features(question: str, expected: Expected, best: Chain, runner_up: Chain | None, weights: dict[str, float],
              similarity: Similarity) -> dict[str, float]:
     """What the model reads of the best chain."""
@@ -112,7 +125,7 @@ def features(question: str, expected: Expected, best: Chain, runner_up: Chain | 
     total = sum(weights.values()) or 1.0
     text = " ".join(" ".join((u.plain, *u.holds)) for u in units)
     titled = f"{units[-1].evidence.title}. {units[-1].plain}"
-    cos_unit, cos_titled = similarity(question, [units[-1].plain, titled])
+    cos_unit, cos_titled = similarity(question, [" ".join(u.plain for u in units), titled])  # a chain reads as one
     return {
         "coverage": best.coverage,
         "missing_chunk": float(sum(k not in passage for k in missing)),
@@ -122,11 +135,13 @@ def features(question: str, expected: Expected, best: Chain, runner_up: Chain | 
         "number_absent": float(bool(set(values(question)) - set(values(text + " " + units[-1].evidence.title)))),
         "entity_absent": float(names_absent(question, best)),
         "answer_found": float(best.answer is not None or not expected.wants_value),
-        "typed": float(expected.kind in TYPED_KINDS and best.answer is not None),
         "explanation": float(not expected.wants_value or expected.kind in ("other", "list")),
         "cos_unit": cos_unit,
         "cos_titled": cos_titled,
         "margin": best.score - (runner_up.score if runner_up else 0.0),
+        "entity_missing": entity_missing(question, best),
+        "links": float(len(best.readings) - 1),
+        "answer_distance": best.last.distance,
     }
 
 

@@ -91,6 +91,20 @@ def cut_short(best: list[Chain], evidence: list[Evidence]) -> list[str]:
     return list(titles)
 
 
+GIVEN_BONUS = 0.2
+"""A passage that states a value the question gives (its date, its amount's range) is the row it selects."""
+
+
+def _leads(chain: Chain) -> float:
+    """How likely a chain leads to the answer, best first: what it covers, the rows the question selects first.
+
+    A superseded passage or a row about other amounts leads nowhere.
+    """
+    given = any(r.given for r in chain.readings)
+    applies = all(r.applies for r in chain.readings)
+    return -(chain.coverage + GIVEN_BONUS * given - (0 if applies else 1.0))
+
+
 def missing_links(question: str, understanding: Understanding, evidence: list[Evidence],
                   followed: set[str], similarity: Similarity | None = None) -> Lack:
     """Whether the evidence answers the question already, and if not, what to look for next.
@@ -111,7 +125,7 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
         return Lack(False, unfinished=cut, asked_of=head_phrase(question), on_topic=on_topic, progress=progress)
     names: dict[str, None] = {}
     held = set().union(*(title_keys(e.title) for e in evidence))  # a document held already leads nowhere new
-    best: list[Chain] = sorted(found, key=lambda c: -c.coverage)[:CHAINS_READ]
+    best: list[Chain] = sorted(found, key=_leads)[:CHAINS_READ]
     # the best name of each of the best chains first, then their next names
     listed = [[n for n in names_in(chain.last, question) if normalise_name(n) not in followed | held] for chain in best]
     for rank in range(max((len(found_names) for found_names in listed), default=0)):

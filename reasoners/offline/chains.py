@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from domain.text import name_spans
+from reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
 from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import finditer
 from retrieval.titles import normalise_name, title_keys
@@ -26,9 +27,13 @@ RARE = 3
 """A single-word name links only if at most this many units mention it."""
 CANDIDATES = 40
 """Only the best-covering units start or continue chains."""
-_IDENTITY = re.compile(r"\b(name|role|team|person|who|system|tool|title|owner|lead|room|contact|service)\b", re.I)
+_IDENTITY = re.compile(r"\b(name|role|team|person|who|system|tool|title|owner|lead|room|contact|service|venue|"
+                       r"location|place|host|desk|office|site|building|approver|manager|head|provider|vendor|"
+                       r"platform)\b", re.I)
 _NOT_HEADS = frozenset("""head chief team office director manager lead vice senior junior general deputy the our
 your their this that each every all any new old first last next main north south east west central""".split())
+_CONNECTORS = frozenset("of the and for de da van von du la le del der".split())
+_NOT_OPENERS = frozenset("the a an this that these those it its our your their all each every".split())
 _PRONOUN = re.compile(r"^(she|he|her|his|it|its|they|their|this|these)\b", re.I)
 
 
@@ -45,7 +50,12 @@ class Chain:
 
     @property
     def score(self) -> float:
-        return self.coverage + self.last.fit
+        """What its units cover together and the last unit's fit, less a penalty per earlier unit not applying.
+
+        An earlier unit does not apply when it is superseded or a row about other amounts: a chain through it answers
+        another case.
+        """
+        return self.coverage + self.last.fit - NOT_APPLYING_PENALTY * sum(not r.applies for r in self.readings[:-1])
 
     @property
     def answer(self) -> str | None:
@@ -57,12 +67,23 @@ class _Names:
 
     def __init__(self, readings: list[Reading], question: str) -> None:
         self.asked = {normalise_name(n) for n in name_spans(question)} | {normalise_name(question)}
-        self.mentioned = {id(r): names_of(r.unit.plain) for r in readings}
+        self.mentioned = {id(r): names_of(r.unit.plain) | _pointed_cells(r) for r in readings}
+        self.words = {id(r): f" {normalise_name(r.unit.plain)} " for r in readings}
+        self._linking: dict[int, set[str]] = {}
         self._subjects = {id(r): _subjects_of(r) for r in readings}
         by_place = {(r.unit.evidence.chunk_id, r.unit.position): r for r in readings}
-        self.before = {id(r): self._subjects[id(by_place[(r.unit.evidence.chunk_id, r.unit.position - 1)])]
-                       for r in readings if _PRONOUN.match(r.unit.plain)
-                       and (r.unit.evidence.chunk_id, r.unit.position - 1) in by_place}
+        self.follows: dict[int, Reading] = {}
+        """A unit that goes on about the one before it in its chunk ('Jonas sits in 4.17' after '... Jonas Weber')."""
+        self.before: dict[int, set[str]] = {}
+        for r in readings:
+            previous = by_place.get((r.unit.evidence.chunk_id, r.unit.position - 1))
+            if previous is None:
+                continue
+            if _PRONOUN.match(r.unit.plain):
+                self.before[id(r)] = self._subjects[id(previous)]
+            elif named := _named_again(r.unit.plain, names_of(previous.unit.plain)):
+                self.before[id(r)] = named
+                self.follows[id(r)] = previous
         counts: dict[str, int] = {}
         for names in self.mentioned.values():
             for name in names:
@@ -75,18 +96,64 @@ class _Names:
         Names of two words or more, rare single names, and the first word of a longer name when it is a name itself
         ('Belém' of 'Belém auditorium').
         """
-        names = {n for n in self.mentioned[id(reading)] if n not in self.asked and not n[:1].isdigit()}
-        heads = {n.split()[0] for n in names if " " in n and n.split()[0] not in _NOT_HEADS and len(n.split()[0]) > 3}
-        return {n for n in names | heads if n not in self.asked and (" " in n or self.counts.get(n, 0) <= RARE
-                                                                      or n in heads)}
+        if id(reading) not in self._linking:
+            names = {n for n in self.mentioned[id(reading)] if n not in self.asked and not n[:1].isdigit()}
+            heads = {n.split()[0] for n in names
+                     if " " in n and n.split()[0] not in _NOT_HEADS and len(n.split()[0]) > 3}
+            self._linking[id(reading)] = {n for n in names | heads if n not in self.asked and (
+                " " in n or self.counts.get(n, 0) <= RARE or n in heads)}
+        return self._linking[id(reading)]
 
     def stated(self, reading: Reading) -> set[str]:
-        """What a unit is about: its subjects and its document's title.
+        """What a unit is about: its subjects and its document's title (and the title's subject part).
 
         A unit that opens with 'she', 'her' or 'it' is about the subject of the sentence before it.
         """
-        return self._subjects[id(reading)] | title_keys(reading.unit.evidence.title) | self.before.get(
+        return self._subjects[id(reading)] | titled(reading.unit.evidence.title) | self.before.get(
             id(reading), set())
+
+    def mentions(self, reading: Reading, key: str) -> bool:
+        """Whether a unit names `key` (a title's subject of two words or more) in its words, or by a name within it.
+
+        'listed on the IT on-call rota' names the 'IT On-Call Rota - March to April 2026'; 'through the Contract Desk'
+        names the 'Legal Contract Desk - How to Get a Contract Reviewed'.
+        """
+        if f" {key} " in self.words[id(reading)]:
+            return True
+        return any(" " in n and f" {n} " in f" {key} " for n in self.linking(reading))
+
+
+_TITLE_PARTS = re.compile(r"\s[-–—|]\s|:\s")
+_LIST_PARTS = re.compile(r",\s|;\s|\s/\s")
+
+
+def titled(title: str) -> set[str]:
+    """A document's title keys, and its subject: the part before ' - ' or ': ' ('Legal Contract Desk')."""
+    subject = normalise_name(_TITLE_PARTS.split(title, maxsplit=1)[0])
+    return title_keys(title) | ({subject} if subject else set())
+
+
+def _pointed_cells(reading: Reading) -> set[str]:
+    """Values of cells whose header names a person, place or thing ('Host room: Belém auditorium, Lisbon office').
+
+    Whole and by their comma-separated parts: a cell's value names something however it is capitalised.
+    """
+    found: set[str] = set()
+    for cell in reading.unit.cells:
+        if cell.header and _IDENTITY.search(cell.header) and len(cell.value.split()) <= 8:
+            found |= {normalise_name(part) for part in [cell.value, *_LIST_PARTS.split(cell.value)]}
+    return found - {""}
+
+
+def _named_again(text: str, earlier: set[str]) -> set[str]:
+    """The earlier full names a sentence opens by naming again in part ('Jonas sits...' after 'Jonas Weber')."""
+    opening = re.match(r"([A-Z][\w'’-]+)\b", text)
+    if not opening or opening.group(1).lower() in _NOT_OPENERS:
+        return set()
+    word = opening.group(1).lower()
+    # a person's name: two or three words, none a connector ('Head of Security' is a role, not a name)
+    people = {name for name in earlier if 2 <= len(name.split()) <= 3 and not set(name.split()) & _CONNECTORS}
+    return {name for name in people if word in (name.split()[0], name.split()[-1])}
 
 
 def names_of(text: str) -> set[str]:
@@ -101,10 +168,13 @@ def _subjects_of(reading: Reading) -> set[str]:
     names |= {normalise_name(n) for c in unit.cells if not c.header or _IDENTITY.search(c.header)
               for n in names_of(c.value)}
     text = unit.plain
-    head = re.split(r":\s|\s[-–—]\s|\(", text, maxsplit=1)[0]
+    parts = re.split(r":\s|\s[-–—]\s|\(", text, maxsplit=1)
+    head = parts[0]
     if len(head) > 80:
         head = " ".join(text.split()[:6])
     names |= names_of(head)
+    if len(parts) > 1 and head[:1].isupper() and len(head.split()) <= 4:
+        names.add(normalise_name(head))  # a label names what its line is about ('Belém - auditorium, ...')
     return names - {""}
 
 
@@ -123,13 +193,24 @@ class _Index:
         return index
 
     def into(self, target: Reading) -> list[Reading]:
-        """Units of other documents that mention a name `target` states."""
+        """Units of other documents that mention a name `target` states, or the subject of its title."""
         found: dict[int, Reading] = {}
+        doc = target.unit.evidence.doc_id
         for name in sorted(self.names.stated(target)):
             for r in self.by_name.get(name, []):
-                if r.unit.evidence.doc_id != target.unit.evidence.doc_id:
+                if r.unit.evidence.doc_id != doc:
                     found[id(r)] = r
+        for key in sorted(self.subjects(target.unit.evidence.title)):
+            for r in self.readings:
+                if r.unit.evidence.doc_id != doc and id(r) not in found and self.names.mentions(r, key):
+                    found[id(r)] = r
+        if (previous := self.names.follows.get(id(target))) is not None:
+            found[id(previous)] = previous
         return list(found.values())
+
+    def subjects(self, title: str) -> set[str]:
+        """The keys of a title of two words or more, by which a unit may name the document in its words."""
+        return {key for key in titled(title) if " " in key and key not in self.names.asked}
 
 
 def chains(readings: list[Reading], question: str, weights: dict[str, float]) -> list[Chain]:
@@ -141,7 +222,7 @@ def chains(readings: list[Reading], question: str, weights: dict[str, float]) ->
         best = Chain((last,), last.coverage)
         if last.answer is not None or last in pool:
             for chain in _extend((last,), index, MAX_LINKS):
-                covered = coverage([r.unit for r in chain], weights)
+                covered = coverage([r.unit for r in chain], weights, last.supplied)
                 if covered >= best.coverage + MIN_GAIN and covered > best.coverage:
                     best = Chain(chain, covered)
         found.append(best)
@@ -155,7 +236,7 @@ def _extend(chain: tuple[Reading, ...], index: _Index, links: int) -> list[tuple
     docs = {r.unit.evidence.doc_id for r in chain}
     longer = []
     for earlier in index.into(chain[0]):
-        if earlier.unit.evidence.doc_id in docs:
+        if earlier.unit.evidence.doc_id in docs and index.names.follows.get(id(chain[0])) is not earlier:
             continue
         grown = (earlier, *chain)
         longer.append(grown)

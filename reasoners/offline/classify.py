@@ -12,6 +12,11 @@ _CHITCHAT = re.compile(
     r"|\btell me a joke\b|\bweather (today|tomorrow|forecast)\b",
     re.IGNORECASE,
 )
+_LIVE_TOPIC = re.compile(r"\b(weather|forecast|temperature|rain|snow|traffic|stock price|share price|exchange rate|"
+                         r"news|headlines|score)\b", re.IGNORECASE)
+_LIVE_TIME = re.compile(r"\b(today|tomorrow|tonight|right now|now|at the moment|currently|this (morning|afternoon|"
+                        r"evening|week|weekend))\b", re.IGNORECASE)
+"""Live facts ('the weather in Lisbon today'): a company's documents never hold them, whatever place they name."""
 _COMPARE_WORDS = re.compile(
     r"\b(compare[ds]?|comparison|versus|vs\.?|difference between|differ|same|both|either|neither)\b", re.IGNORECASE
 )
@@ -56,7 +61,8 @@ def classify(question: str) -> Understanding:
     """The class is a hint for planning; nothing here decides what may be seen or when to stop."""
     found = entities(question)
     kind = answer_type(question)
-    if not content_terms(question) or _CHITCHAT.search(question):
+    if not content_terms(question) or _CHITCHAT.search(question) or (
+            _LIVE_TOPIC.search(question) and _LIVE_TIME.search(question)):
         return Understanding(query_class="out_of_scope", entities=found, answer_type=kind)
     body = question.strip()
     has_or = re.search(r"\bor\b", body, re.IGNORECASE) is not None

@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 
 from domain.text import stems, values
 from reasoners.offline.reading import Reading, coverage
@@ -23,6 +25,7 @@ _LESS = re.compile(r"\b(fewer|fewest|less|least|smaller|smallest|lower|lowest|sh
                    r"narrower|cheaper)\b", re.I)
 _NEGATION = re.compile(r"\b(not|no|never|cannot|can't|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|"
                        r"neither|nor|none|without|only)\b", re.I)
+_TRAILING_NUMBER = re.compile(r"(\d+)$")
 _YEAR = re.compile(r"\b(1[0-9]\d\d|20\d\d)\b")
 AGREE = 0.5
 """A unit says what a yes/no question asks of a thing when it covers this share of the rest of the question."""
@@ -54,6 +57,32 @@ def _first_number(reading: Reading, question: str) -> float | None:
     return None
 
 
+def _own_document(option: str, reading: Reading) -> bool:
+    """Whether the unit's document is about `option`: its title is the option's name."""
+    own, title = stems(option), stems(reading.unit.evidence.title)
+    return bool(own) and (own <= title or bool(title) and title <= own)
+
+
+def _chunk_order(reading: Reading) -> int:
+    """The chunk's place in its document, from the number its id ends with ('Doc#2' -> 2; 0 without one)."""
+    found = _TRAILING_NUMBER.search(reading.unit.evidence.chunk_id)
+    return int(found.group(1)) if found else 0
+
+
+def _stating(option: str, readings: list[Reading], value: Callable[[Reading], float | None]
+             ) -> tuple[float, Reading] | None:
+    """The value the best unit about `option` that states one gives, with that unit.
+
+    The option's own document speaks for it first, its earliest unit first ('X is a 1996 film'); a unit elsewhere
+    that only mentions the option ('the subject of the movie X') gives no date of its own.
+    """
+    stating = [(v, r) for r in about(option, readings) if (v := value(r)) is not None]
+    if not stating:
+        return None
+    return min(stating, key=lambda pair: (not _own_document(option, pair[1]), _chunk_order(pair[1]),
+                                          pair[1].unit.position, -pair[1].coverage))
+
+
 def choose(question: str, options: tuple[str, ...], readings: list[Reading], weights: dict[str, float]
            ) -> tuple[str, list[Reading]] | None:
     """The option the evidence supports, and the unit read for each option (best first per option)."""
@@ -69,15 +98,16 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
     early, late = _EARLY.search(question), _LATE.search(question)
     more, less = _MORE.search(question), _LESS.search(question)
     if (early or late) and len(best) == len(options):
-        years = {o: _first_year(r) for o, r in best.items()}
-        if all(y is not None for y in years.values()):
+        dated = {o: stated for o in options if (stated := _stating(o, readings, _first_year))}
+        if len(dated) == len(options):
             pick = min if early and not late else max
-            return pick(options, key=lambda o: years[o] or 0), units
+            return pick(options, key=lambda o: dated[o][0]), [dated[o][1] for o in options]
     if (more or less) and len(best) == len(options):
-        numbers = {o: _first_number(r, question) for o, r in best.items()}
-        if all(n is not None for n in numbers.values()):
+        number_of = partial(_first_number, question=question)
+        counted = {o: stated for o in options if (stated := _stating(o, readings, number_of))}
+        if len(counted) == len(options):
             pick = max if more and not less else min
-            return pick(options, key=lambda o: numbers[o] or 0.0), units
+            return pick(options, key=lambda o: counted[o][0]), [counted[o][1] for o in options]
     scored = {o: coverage([r.unit], rest) if rest else r.coverage for o, r in best.items()}
     return max(scored, key=lambda o: scored[o]), units
 

@@ -128,7 +128,9 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     if understanding.query_class == "comparison" and len(understanding.entities) >= 2:
         compared = sides(understanding.entities, [r for r in readings if r.coverage >= MIN_COVERAGE * 0.8])
         if len(compared) >= 2:
-            short = "; ".join(f"{e}: {r.answer}" for e, r in zip(understanding.entities, compared, strict=False))
+            values = {(r.answer or "").casefold() for r in compared}
+            short = compared[0].answer if len(values) == 1 else "; ".join(  # one value they share, else each's
+                f"{e}: {r.answer}" for e, r in zip(understanding.entities, compared, strict=False))
             return _draft(question, compared, short if expected.wants_value else None)
     found = chains(readings, question, weights)
     if expected.kind == "list":  # no list found: a passage may still answer, if it names what is listed
@@ -139,3 +141,4 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     best = found[0]
     draft = _draft(question, list(best.readings), best.answer if expected.wants_value else None)
     return draft.model_copy(update={"conflicts": superseded_values(best.last, readings)})
+

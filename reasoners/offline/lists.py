@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from domain.text import stem, stems
 from reasoners.offline.answer_types import Expected
-from reasoners.offline.compare import about
 from reasoners.offline.reading import Reading
 from reasoners.offline.spans import finditer
 from retrieval.titles import normalise_name
@@ -85,9 +84,11 @@ def named(reading: Reading, expected: Expected) -> tuple[int, str]:
     if label:
         return 2, label
     text = reading.unit.plain
-    lead = re.split(r"\s+[-–—]\s+|:\s", text, maxsplit=1)[0]
-    if lead != text and len(lead.split()) <= 6:
-        return 1, lead.strip()
+    lead, *rest = re.split(r"\s+[-–—]\s+|:\s", text, maxsplit=1)
+    if rest and len(lead.split()) <= 6:
+        # '1 January: New Year's Day' is named by what follows its date
+        dated = any(s == 0 and e >= len(lead.strip()) for s, e in finditer("date", lead.strip()))
+        return 1, (rest[0] if dated and rest[0].strip() else lead).strip(" .")
     names = [text[s:e] for s, e in finditer("name", text)]
     return (0, names[0]) if names else (-1, "")
 
@@ -120,7 +121,19 @@ def _sources(readings: list[Reading], expected: Expected, asked: set[str]) -> se
 def _sources_of(sides: list[str], readings: list[Reading], expected: Expected, asked: set[str]) -> set[str]:
     if not sides:
         return _sources(readings, expected, asked)
-    return set().union(*(_sources(about(side, readings), expected, asked) for side in sides))
+    return set().union(*(_sources(on_side(side, readings), expected, asked) for side in sides))
+
+
+def on_side(side: str, readings: list[Reading]) -> list[Reading]:
+    """The units about one side of 'both X and Y'.
+
+    The unit names the side, or its title or heading does ('## Vienna office' over a list of holidays).
+    """
+    own = stems(side)
+    if not own:
+        return []
+    need = max(1, (len(own) + 1) // 2)
+    return [r for r in readings if len(own & (r.unit.stems | r.unit.context_stems)) >= need]
 
 
 def both_sides(question: str) -> list[str]:
@@ -186,7 +199,7 @@ def _common(sides: list[str], items: list[Reading], expected: Expected) -> tuple
     def key(r: Reading) -> str:
         return normalise_name(re.sub(r"\s*\(.*?\)", "", item_name(r, expected)))
 
-    per_side = [{key(r): r for r in about(side, items)} for side in sides]
+    per_side = [{key(r): r for r in on_side(side, items)} for side in sides]
     shared = [k for k in per_side[0] if k and all(k in other for other in per_side[1:])]
     if not shared:
         return None

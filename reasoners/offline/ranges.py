@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable
 
 _CURRENCY = r"(?:EUR|CAD|USD|GBP|€|\$|£)"
-_AMOUNT = rf"({_CURRENCY})?\s?(\d[\d,]*(?:\.\d+)?)\s?(million|m|k|thousand)?"
+_AMOUNT = rf"({_CURRENCY})?\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(million|thousand|m|k)\b)?"
+"""An amount with its currency and scale; 'm' and 'k' are a scale only as a word ('EUR 50,000 must' is not 50m)."""
 _SCALE = {"million": 1e6, "m": 1e6, "k": 1e3, "thousand": 1e3}
 _BETWEEN = re.compile(rf"{_AMOUNT}\s?(?:–|-|to|and)\s?{_AMOUNT}", re.IGNORECASE)
 _BOUND = re.compile(
@@ -48,20 +49,65 @@ def _same_currency(a: str, b: str) -> bool:
     return not a or not b or a == b or {a, b} <= {"EUR", "€"} or {a, b} <= {"USD", "$"} or {a, b} <= {"GBP", "£"}
 
 
-def holds(text: str, value: float, currency: str) -> bool:
-    """Whether a range the text states holds the value (in the same currency, when both say one)."""
+Test = tuple[tuple[Callable[[float, float], bool], float], ...]
+"""A range as the comparisons a value must pass: ((operator.ge, 2000), (operator.le, 10000))."""
+
+
+def _ranges(text: str, currency: str, stated: bool = False) -> list[Test]:
+    """The ranges and bounds a text states in the currency (or in none, when either says none).
+
+    `stated`: only ranges that state their currency.
+    """
+    tests: list[Test] = []
     for match in _BETWEEN.finditer(text):
         low_currency, low, low_scale, high_currency, high, high_scale = match.groups()
-        unit = low_currency or high_currency or ""
-        if _same_currency(unit, currency) and _number(low, low_scale) <= value <= _number(high, high_scale):
-            return True
+        if stated and not (low_currency or high_currency):
+            continue
+        if _same_currency(low_currency or high_currency or "", currency):
+            tests.append(((operator.ge, _number(low, low_scale)), (operator.le, _number(high, high_scale))))
     for match in _BOUND.finditer(text):
         word, unit, digits, scale = match.groups()
-        if _same_currency(unit or "", currency) and _COMPARE[word.lower()](value, _number(digits, scale)):
-            return True
-    return False
+        if _same_currency(unit or "", currency) and (unit or not stated):
+            tests.append(((_COMPARE[word.lower()], _number(digits, scale)),))
+    return tests
+
+
+def _passes(value: float, test: Test) -> bool:
+    return all(compare(value, bound) for compare, bound in test)
+
+
+def holds(text: str, value: float, currency: str) -> bool:
+    """Whether a range the text states holds the value (in the same currency, when both say one)."""
+    return any(_passes(value, test) for test in _ranges(text, currency))
+
+
+def excludes(text: str, question: str) -> bool:
+    """Whether the text's ranges are about other amounts than the question's ('Above EUR 500,000' for EUR 15,000).
+
+    Only ranges stated in the question's currency count: the text must state one, and none may hold its amount.
+    """
+    found = False
+    for _, value, currency in amounts(question):
+        if not currency:
+            continue
+        tests = _ranges(text, currency, stated=True)
+        if any(_passes(value, test) for test in tests):
+            return False
+        found = found or bool(tests)
+    return found
 
 
 def held_values(text: str, question: str) -> list[str]:
     """The amounts the question gives that a range in the text holds, as the question writes them."""
     return [written for written, value, currency in amounts(question) if holds(text, value, currency)]
+
+
+_OTHERWISE = re.compile(r"\b(all other|any other|every other|otherwise|all remaining|anything else|the rest)\b", re.I)
+
+
+def catch_all(text: str) -> bool:
+    """Whether the text states the case its neighbours' ranges leave out ('All other purchase orders are ...').
+
+    Such a sentence holds an amount that none of the ranges beside it hold.
+    """
+    return bool(_OTHERWISE.search(text)) and not _BOUND.search(text) and not _BETWEEN.search(text)

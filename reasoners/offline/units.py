@@ -52,6 +52,8 @@ class Unit:
     holds: tuple[str, ...] = ()
     """Amounts the question gives that a range of this unit holds ('EUR 6,200' in 'Above EUR 5,000'): read as
     stated by it."""
+    out_of_range: bool = False
+    """Its ranges are about other amounts than the question gives ('Above EUR 500,000' for EUR 15,000)."""
 
     @cached_property
     def stems(self) -> frozenset[str]:

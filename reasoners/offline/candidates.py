@@ -1,0 +1,237 @@
+"""Candidate short answers in a unit: the values of the expected kind it states that the question does not.
+
+Each candidate keeps what says whether it is the value asked for: the rank of its kind among the kinds the question
+wants, how well the table cell holding it names what is asked, how far it stands from the words the question
+matched, and whether it is the subject a definitional sentence describes in the question's words. `best` picks one
+by a fixed rule (the reader's first guess, used while scoring units); the span model weighs the same traits and
+more when the answer is chosen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from domain.text import stem, stems, values
+from reasoners.offline.answer_types import Expected
+from reasoners.offline.ranges import amounts
+from reasoners.offline.spans import finditer
+from reasoners.offline.units import Cell, Unit, plain
+
+SUBJECT_BONUS = 2.0
+"""How much a definitional sentence's subject is preferred, times the share of the question its description says."""
+
+KINDS: dict[str, tuple[str, ...]] = {
+    "amount": ("amount", "number"),
+    "number": ("number", "amount"),
+    "date": ("date",),
+    "time": ("time",),
+    "phone": ("phone",),
+    "email": ("email",),
+    "url": ("url", "email"),
+    "room": ("room", "code"),
+    "code": ("code", "emphasis"),
+    "person": ("name",),
+    "place": ("name", "room", "locative"),
+    "name": ("emphasis", "code", "name"),
+    "other": ("emphasis", "name"),
+    "list": ("emphasis", "name"),
+}
+"""The span kinds that can answer each expected kind, likeliest first."""
+_KIND_HEADERS: dict[str, set[str]] = {
+    "phone": {"extension", "phone", "mobile", "tel", "telephone", "number"},
+    "email": {"email", "e-mail", "contact"},
+    "url": {"url", "address", "link", "web", "website", "site"},
+    "room": {"room", "desk", "office", "location", "area", "floor", "seat", "workstation"},
+    "person": {"name", "owner", "lead", "approver", "contact", "person", "manager", "head", "who", "sponsor"},
+    "code": {"id", "identifier", "code", "channel", "slack", "command", "reference", "ref"},
+    "date": {"date", "day", "when", "deadline", "year", "month"},
+    "time": {"time", "hours", "when"},
+}
+_LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
+_OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
+_SPELLED_COUNT = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+                            r"forty|fifty|hundred)\s+([A-Za-z]+)\b", re.I)
+_NOT_NAMES = ("date", "time", "amount")
+"""Forms a name candidate must not start inside ('EUR 50' is not a name)."""
+_DEFINITION = re.compile(r"\s*(?:\([^)]*\)\s*|,[^,]{0,60},\s*)?(?:is|was|are|were|has been|had been)\s+(?:a|an|the)?\b")
+HEADED_BONUS = 0.5
+"""How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"')."""
+LED_BONUS = 0.1
+_VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
+"""Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
+CELL_RANK = 3
+"""The kind rank of a whole cell offered as the answer (after every span kind)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One value a unit states that may be the short answer."""
+
+    text: str
+    start: int
+    kind: str
+    rank: int
+    """Its kind's place among the kinds the question wants (0 likeliest); `CELL_RANK` for a whole cell."""
+    cell_fit: float
+    """How well the header of the cell holding it names what is asked (0 to 1; 0 outside tables)."""
+    distance: float
+    """Characters to the nearest word the question matched, over the unit's length (at least 40)."""
+    subject: float
+    """For the subject of a definitional sentence, the share of the question its description says; else 0."""
+    headed: bool = False
+    """The noun the question asks for stands right beside it ('the album "X"', 'X, a company')."""
+    led: bool = False
+    """A word of the question leads into it ('closes at 19:00' for 'when does it close'), after any value of its
+    kind before it: of two times in 'opens at 07:30 and closes at 19:00', the question's verb picks one (typed
+    values only)."""
+
+    @property
+    def rule_score(self) -> float:
+        return (2.0 * self.cell_fit - 0.3 * self.rank - self.distance + SUBJECT_BONUS * self.subject
+                + HEADED_BONUS * self.headed + LED_BONUS * self.led)
+
+
+def stated_by_question(span: str, kind: str, question: str, question_stems: set[str],
+                       question_values: set[str]) -> bool:
+    """Whether the question already states this span (then it cannot be the answer).
+
+    Codes, addresses and numbers count as stated only when the question holds them as written ('/room' is not
+    stated by 'book a room').
+    """
+    if kind in _LITERAL_KINDS:
+        return span.lower() in question.lower()
+    own = stems(span)
+    if own and own <= question_stems:
+        return True
+    found = set(values(span))
+    return bool(found) and found <= question_values
+
+
+def cell_fit(cell: Cell, expected: Expected, question_stems: set[str]) -> float:
+    """How strongly a cell's header says it holds what is asked.
+
+    It names the head noun (1.0), is a header word of the kind (0.8), or is a column the question names (0.6).
+    """
+    if not cell.header:
+        return 0.0
+    header = stems(cell.header)
+    if expected.head and stem(expected.head) in header:
+        return 1.0
+    words = set(re.findall(r"[a-z-]+", cell.header.lower()))
+    if words & _KIND_HEADERS.get(expected.kind, set()):
+        return 0.8
+    if header & question_stems:
+        return 0.6
+    return 0.0
+
+
+def anchors(text: str, question_stems: set[str]) -> list[int]:
+    """Where the words the question matched start in the text."""
+    return [m.start() for k in question_stems for m in re.finditer(rf"\b{re.escape(k)}", text, re.IGNORECASE)]
+
+
+def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]:
+    """Every value of the expected kinds in `unit` that the question does not state, in reading order per kind.
+
+    A whole cell is offered too when no span is found and its header names what a who/what question asks.
+    """
+    kinds = KINDS.get(expected.kind)
+    if not kinds:
+        return []
+    question_stems, question_values = stems(question), set(values(question))
+    text = plain(unit.text)
+    near = anchors(text, question_stems)
+    length = max(len(text), 40)
+    cells = _cell_offsets(text, unit.cells)
+    # a number that is part of a date, a time, a phone number or a code is not a count or an amount; a date is not
+    # a name
+    blocking = _OTHER_FORMS if expected.kind in ("number", "amount") else _NOT_NAMES if expected.kind in (
+        "person", "place", "name", "other", "list") else ()
+    taken = [range(s, e) for k in blocking for s, e in finditer(k, text)]
+    # a count is not the figure of an amount ('quotes from three suppliers', not the 5,000 of 'above EUR 5,000')
+    priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
+    conditioned = expected.kind == "number" and bool(amounts(question))
+    """A count asked under an amount ('quotes for a EUR 7,000 purchase'): the text's amounts are its conditions."""
+    subject = _defined(text)
+    head = stem(expected.head) if expected.head else ""
+    found: list[Candidate] = []
+    previous: dict[str, int] = {}
+    for rank, kind in enumerate(kinds):
+        for start, end in finditer(kind, text):
+            span = text[start:end].strip(" ,;.")
+            if not span or stated_by_question(span, kind, question, question_stems, question_values):
+                continue
+            if kind in ("number", "name") and any(start in r or end - 1 in r for r in taken):
+                continue
+            if kind == "number" and any(start in r for r in priced) or kind == "amount" and conditioned:
+                continue
+            if expected.kind == "person" and " and " in span:
+                span = span.split(" and ")[0]
+            fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
+            distance = min((abs(start - a) for a in near), default=len(text)) / length
+            described = 0.0
+            if subject and start == subject[0] and kind in ("name", "emphasis"):
+                # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
+                described = len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
+            headed = bool(head) and head in stems(" ".join(text[max(0, start - 30):start].split()[-3:] +
+                                                          text[start + len(span):start + len(span) + 25].split()[:2]))
+            led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
+                text[previous.get(kind, 0):start].split()[-2:])))
+            previous[kind] = start + len(span)
+            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led))
+    if not found and expected.kind == "number":
+        found += _spelled_counts(text, question_stems, near, length)
+    if not found and expected.kind not in ("yes_no", "choice", "explanation", "list"):
+        found += _cell_values(unit, expected, question_stems, text)
+    return found
+
+
+def _spelled_counts(text: str, question_stems: set[str], near: list[int], length: int) -> list[Candidate]:
+    """Counts written as words that count something the question names ('three suppliers' for 'supplier quotes').
+
+    A spelled count of anything else ('two projectors' for 'how many people') is not offered.
+    """
+    found = []
+    for match in _SPELLED_COUNT.finditer(text):
+        if stem(match.group(2).lower()) in question_stems:
+            distance = min((abs(match.start() - a) for a in near), default=len(text)) / length
+            found.append(Candidate(match.group(0), match.start(), "number", 0, 0.0, distance, 0.0, True))
+    return found
+
+
+def best(unit: Unit, expected: Expected, question: str) -> Candidate | None:
+    """The reader's first guess: the candidate the fixed rule scores highest."""
+    return max(candidates(unit, expected, question), key=lambda c: c.rule_score, default=None)
+
+
+def _defined(text: str) -> tuple[int, int] | None:
+    """Where a definitional sentence's subject starts, and where its description starts ('X (...) is a ...')."""
+    for start, end in finditer("name", text[:80]):
+        if start > 4:
+            break
+        match = _DEFINITION.match(text, end)
+        if match:
+            return start, match.end()
+    return None
+
+
+def _cell_offsets(text: str, cells: tuple[Cell, ...]) -> list[tuple[Cell, tuple[int, int]]]:
+    """Where each cell's value stands in the unit's plain text."""
+    found, at = [], 0
+    for cell in cells:
+        start = text.find(cell.value, at)
+        if start >= 0:
+            found.append((cell, (start, start + len(cell.value))))
+            at = start + len(cell.value)
+    return found
+
+
+def _cell_values(unit: Unit, expected: Expected, question_stems: set[str], text: str) -> list[Candidate]:
+    """Whole cells as the answer to a who/what question, when their header names what is asked."""
+    found = []
+    for cell in unit.cells:
+        fit = cell_fit(cell, expected, question_stems)
+        if fit >= 0.8 and not stems(cell.value) <= question_stems:
+            found.append(Candidate(cell.value, max(text.find(cell.value), 0), "cell", CELL_RANK, fit, 0.0, 0.0))
+    return found

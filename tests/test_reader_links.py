@@ -1,0 +1,68 @@
+"""Chains the reader follows through labels, pointer cells and a document's title, and rows a range rules out."""
+
+from __future__ import annotations
+
+from domain.models import Evidence, Understanding
+from reasoners.offline.answer_types import expected_answer, head_phrase
+from reasoners.offline.extractive import synthesise
+from reasoners.offline.ranges import excludes
+from reasoners.offline.reading import supplied_words
+
+
+def evidence(doc_id: str, title: str, text: str, hop: int = 1) -> Evidence:
+    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=0.03, hop=hop,
+                    found_by=["q0"], rank=1)
+
+
+def test_a_cell_naming_a_venue_links_to_the_line_that_venue_labels():
+    plan = evidence("offsites", "Offsite Plan 2027", "Season: Spring; Date: 12 April 2027; Venue: Cedar hall, Porto "
+                    "office\nSeason: Autumn; Date: 4 October 2027; Venue: Harbour room, Porto office")
+    rooms = evidence("rooms", "Porto Office Rooms", "Cedar - hall, capacity 80 seated.\nHarbour - meeting room, "
+                     "capacity 14.", hop=2)
+    draft = synthesise("How many people can the venue of the spring 2027 offsite seat?",
+                       Understanding(query_class="multi_hop"), [plan, rooms], None)
+    assert draft.short_answer == "80"
+    assert [c.citations for c in draft.claims] == [["offsites#0"], ["rooms#0"]]
+
+
+def test_a_passage_naming_a_document_by_its_title_links_to_its_rows_and_other_amounts_rows_are_left_out():
+    policy = evidence("buying", "Purchasing Rules", "Order value: Up to EUR 5,000; What you need: one quote\n"
+                      "Order value: Above EUR 5,000; What you need: a contract reviewed through the Deals Desk")
+    desk = evidence("desk", "Deals Desk - Review Times", "Request type: Framework agreement above EUR 400,000; "
+                    "Standard turnaround: 9 working days\nRequest type: Supplier contract; Standard turnaround: "
+                    "4 working days", hop=2)
+    question = "We plan a EUR 25,000 supplier purchase. What is the standard turnaround of the review it needs?"
+    draft = synthesise(question, Understanding(query_class="multi_hop"), [policy, desk], None)
+    assert draft.short_answer == "4 working days"
+    assert draft.claims[0].citations == ["buying#0"] and "Above EUR 5,000" in draft.claims[0].text
+
+
+def test_a_range_in_the_question_currency_that_misses_its_amount_rules_the_row_out():
+    question = "a EUR 15,000 subscription"
+    assert excludes("Framework agreements above EUR 500,000", question)
+    assert excludes("EUR 2,000 – 10,000 (CAD 3,000 – 15,000)", question)
+    assert not excludes("Above EUR 10,000 (above CAD 15,000)", question)
+    assert not excludes("Supplier contract: 1 - 5 working days", question)
+    assert not excludes("Above CAD 500,000", question)
+
+
+def test_the_words_naming_the_kind_asked_are_covered_by_a_value_of_that_kind():
+    question = "What is the web address of the tool I use to book rooms?"
+    expected = expected_answer(question)
+    assert supplied_words(question, expected) == {"web", "address"}
+    assert supplied_words("How much does a monthly parking permit cost?",
+                          expected_answer("How much does a monthly parking permit cost?")) == {"cost"}
+    booking = evidence("rooms", "Room Booking", "Rooms are booked in Spindle, our workplace tool.")
+    catalogue = evidence("systems", "Systems Catalogue", "System: Spindle; What it is for: room bookings, desk "
+                         "bookings; URL: https://spindle.example", hop=2)
+    draft = synthesise(question, Understanding(query_class="multi_hop"), [booking, catalogue], None)
+    assert draft.short_answer == "https://spindle.example"
+
+
+def test_the_asked_for_noun_ends_before_a_verb_or_a_name():
+    assert head_phrase("Which retired baseball player played Chad Bradford in a movie?") == ["retired", "baseball",
+                                                                                             "player"]
+    assert expected_answer("What does the business Manny Cussins chaired make?").kind == "name"
+    assert head_phrase("Which Slack channel do I ask in?") == ["slack", "channel"]
+    assert head_phrase("What English-American actor known for his role starred in The Lodger?") == [
+        "english-american", "actor"]
