@@ -29,8 +29,8 @@ class BulkTuning:
     memory_mb_max: int = 4_096  # maintenance_work_mem cap for the builds (the HNSW graph is built in memory)
     bytes_per_row: int = 2_600  # measured: 384-d vector + HNSW neighbours, with headroom
     # a graph built for this many chunks or more gets `ef_construction_large`: at 1M chunks and pgvector's widest
-    # candidate list (ef_search 1000), ef_construction 64 kept recall@10 0.94-0.97, 128 kept 0.98 (and 0.97 at
-    # ef_search 500) for 2.4x the build time (benchmarks/RESULTS-postgres.md); below, 64 keeps 0.99 at 100k
+    # candidate list (ef_search 1000), ef_construction 64 kept recall@10 0.935-0.97, 128 kept 0.96-0.98, for 2.4x
+    # the graph's build time (benchmarks/RESULTS-postgres.md); 64 keeps 0.99 at 100k and 0.97 at 500k (bare table)
     large_graph_rows: int = 500_000
     ef_construction: int = 64  # pgvector's default
     ef_construction_large: int = 128
