@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Collection
 from functools import lru_cache
 
 import snowballstemmer
@@ -44,6 +45,16 @@ def stem(term: str) -> str:
 
 def stems(text: str) -> set[str]:
     return {stem(t) for t in content_terms(text)}
+
+
+def topic_words(text: str, keep: Collection[str], limit: int = 6) -> str:
+    """The words of `text` whose stems are in `keep`, as written and in order, each once ('daily meal allowance')."""
+    found: dict[str, str] = {}
+    for word in re.findall(r"[A-Za-z][\w'’-]*", text):
+        key = stem(word.lower())
+        if key in keep:
+            found.setdefault(key, word)
+    return " ".join(list(found.values())[:limit])
 
 
 def entities(text: str, names_only: bool = False) -> list[str]:

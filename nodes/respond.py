@@ -10,7 +10,7 @@ from graph.context import RunContext
 from graph.state import LoopState
 from graph.step_update import StepUpdate
 from policies.instructions import data_sentences
-from policies.outcome import choose_outcome, relevant_results
+from policies.outcome import choose_outcome, relevant_results, shown_conflicts
 
 FALLBACK_SIZE = 5
 
@@ -64,8 +64,9 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
                            snippet=" ".join(data_sentences(e.text))[:240], score=round(e.score, 6))
             for e in ranked
         ],
-        conflicts=(assessment.conflicts if assessment else [])
-        + ((state.get("draft_conflicts") or []) if status == "answered" else []),
+        conflicts=shown_conflicts(
+            (assessment.conflicts if assessment else []) + (state.get("draft_conflicts") or []),
+            {c.chunk_id for c in citations} | {e.chunk_id for e in ranked}),
         dropped_claims=sum(not v.supported for v in state.get("verdicts", [])),
     )
     # Each field of the result is an output channel of the graph (its output schema is `RunResult`).

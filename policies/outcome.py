@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from domain.models import Claim, Evidence
+from domain.models import Claim, Conflict, Evidence
 from domain.text import entities, stems
 
 RELEVANCE_FLOOR = 0.5
@@ -56,3 +56,16 @@ def choose_outcome(
     if budget_stopped and not evidence:
         return "abstained", ABSTAIN_NO_TIME
     return "abstained", ABSTAIN_NOT_COVERED
+
+
+def shown_conflicts(conflicts: list[Conflict], shown: set[str]) -> list[Conflict]:
+    """The conflicts about what the result shows: each names a chunk the answer cites or the fallback lists.
+
+    A disagreement elsewhere in the evidence (two versions of a policy the answer does not use) is not the reader's
+    concern, and an abstention names no document at all. The same disagreement found twice is shown once.
+    """
+    kept: dict[tuple[tuple[str, ...], tuple[str, ...]], Conflict] = {}
+    for conflict in conflicts:
+        if set(conflict.chunk_ids) & shown:
+            kept.setdefault((tuple(sorted(conflict.values)), tuple(sorted(conflict.chunk_ids))), conflict)
+    return list(kept.values())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from domain.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
-from domain.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, values
+from domain.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, topic_words, values
 from policies.instructions import data_sentences, is_instruction
 from reasoners.offline.answerability import Similarity
 from reasoners.offline.bridges import missing_links
@@ -62,14 +62,14 @@ def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
             found = set(values(sentence))
             context = stems(sentence) - {stem(v.lower()) for v in found}
             if found and len(context & keys) >= max(2, len(keys) // 2) and not is_instruction(sentence):
-                rows.append((e, found, context))
+                rows.append((e, found, context, sentence))
     conflicts: list[Conflict] = []
-    for i, (a, va, ca) in enumerate(rows):
-        for b, vb, cb in rows[i + 1:]:
+    for i, (a, va, ca, said) in enumerate(rows):
+        for b, vb, cb, _ in rows[i + 1:]:
             if a.doc_id == b.doc_id or va & vb or not (va and vb):
                 continue
             if len(ca & cb) / max(1, len(ca | cb)) >= 0.5:
-                topic = " ".join(sorted(ca & cb & keys))
+                topic = topic_words(said, ca & cb & keys)
                 conflicts.append(Conflict(topic=topic, values=sorted(va | vb), chunk_ids=[a.chunk_id, b.chunk_id]))
                 if len(conflicts) >= 3:
                     return conflicts

@@ -12,10 +12,10 @@ _CHITCHAT = re.compile(
     r"|\btell me a joke\b|\bweather (today|tomorrow|forecast)\b",
     re.IGNORECASE,
 )
-_LIVE_TOPIC = re.compile(r"\b(weather|forecast|temperature|rain|snow|traffic|stock price|share price|exchange rate|"
-                         r"news|headlines|score)\b", re.IGNORECASE)
-_LIVE_TIME = re.compile(r"\b(today|tomorrow|tonight|right now|now|at the moment|currently|this (morning|afternoon|"
-                        r"evening|week|weekend))\b", re.IGNORECASE)
+_LIVE_TOPICS = ("weather|forecast|temperature|rain|snow|traffic|stock price|share price|exchange rate|news|"
+               "headlines|score")
+_LIVE_TIMES = "today|tomorrow|tonight|right now|now|at the moment|currently|this (?:morning|afternoon|evening|weekend)"
+_LIVE = re.compile(rf"(?=.*\b(?:{_LIVE_TOPICS})\b)(?=.*\b(?:{_LIVE_TIMES})\b)", re.IGNORECASE | re.DOTALL)
 """Live facts ('the weather in Lisbon today'): a company's documents never hold them, whatever place they name."""
 _COMPARE_WORDS = re.compile(
     r"\b(compare[ds]?|comparison|versus|vs\.?|difference between|differ|same|both|either|neither)\b", re.IGNORECASE
@@ -61,8 +61,7 @@ def classify(question: str) -> Understanding:
     """The class is a hint for planning; nothing here decides what may be seen or when to stop."""
     found = entities(question)
     kind = answer_type(question)
-    if not content_terms(question) or _CHITCHAT.search(question) or (
-            _LIVE_TOPIC.search(question) and _LIVE_TIME.search(question)):
+    if not content_terms(question) or _CHITCHAT.search(question) or _LIVE.match(question):
         return Understanding(query_class="out_of_scope", entities=found, answer_type=kind)
     body = question.strip()
     has_or = re.search(r"\bor\b", body, re.IGNORECASE) is not None

@@ -7,7 +7,7 @@ asked for. Claims are the evidence's own sentences, cleaned, so each is grounded
 from __future__ import annotations
 
 from domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
-from domain.text import stem, stems, values
+from domain.text import stem, stems, topic_words, values
 from policies.instructions import data_sentences
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
@@ -82,7 +82,8 @@ def superseded_values(answer: Reading, readings: list[Reading]) -> list[Conflict
         theirs = other.unit.stems - set(stems(" ".join(values(other.unit.plain))))
         shared = said & theirs
         if len(shared) / max(len(said | theirs), 1) >= SAME_SUBJECT:
-            found.append(Conflict(topic=" ".join(sorted(shared)[:6]), values=[answer.answer or "", other.answer],
+            found.append(Conflict(topic=topic_words(answer.unit.plain, shared),
+                                  values=[answer.answer or "", other.answer],
                                   chunk_ids=[answer.unit.evidence.chunk_id, other.unit.evidence.chunk_id]))
     return found[:3]
 

@@ -1,0 +1,19 @@
+"""The outcome rule's conflicts: only those about what the result shows, each once."""
+
+from __future__ import annotations
+
+from domain.models import Conflict
+from policies.outcome import shown_conflicts
+
+_THRESHOLDS = Conflict(topic="Purchases approved", values=["EUR 20000", "EUR 50000"],
+                       chunk_ids=["purchasing-2026#0", "purchasing-2025#0"])
+_ELSEWHERE = Conflict(topic="hotel cap", values=["EUR 140", "EUR 165"], chunk_ids=["travel-v3#0", "travel-v2#0"])
+
+
+def test_an_answer_shows_the_conflicts_about_the_chunks_it_cites_once():
+    again = _THRESHOLDS.model_copy(update={"chunk_ids": ["purchasing-2025#0", "purchasing-2026#0"]})
+    assert shown_conflicts([_THRESHOLDS, _ELSEWHERE, again], {"purchasing-2026#0", "people#0"}) == [_THRESHOLDS]
+
+
+def test_an_abstention_names_no_document_through_a_conflict():
+    assert shown_conflicts([_THRESHOLDS, _ELSEWHERE], set()) == []
