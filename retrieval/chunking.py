@@ -13,6 +13,7 @@ OVERLAP_WORDS = 25
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])")
 _STRUCTURED = re.compile(r"^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)")
+_ORDINAL = re.compile(r"^(\d{1,3}[.)])\s+")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 _COLUMNS = re.compile(r"\S(?: {2,}|\t+)\S")
 
@@ -59,8 +60,19 @@ def split_sentences(text: str) -> list[str]:
 
 
 def chunk_sentences(text: str) -> list[str]:
-    """The sentences of a chunk's text: the chunker puts one sentence (or table row, or list item) per line."""
-    return [s for line in text.split("\n") for s in _SENTENCE.split(line.strip()) if s]
+    """The sentences of a chunk's text: the chunker puts one sentence (or table row, or list item) per line.
+
+    A numbered item keeps its number with its first sentence ('1. Ask your manager.', not '1.' and 'Ask ...').
+    """
+    found: list[str] = []
+    for line in text.split("\n"):
+        line = line.strip()
+        marker = _ORDINAL.match(line)
+        parts = [s for s in _SENTENCE.split(line[marker.end():] if marker else line) if s]
+        if marker and parts:
+            parts[0] = f"{marker.group(1)} {parts[0]}"
+        found += parts
+    return found
 
 
 def _prose_sentences(lines: list[str]) -> list[str]:

@@ -202,3 +202,10 @@ def test_chunks_overlap_and_keep_provenance():
 def test_pages_are_chunked_separately():
     doc = Document(doc_id="p", title="P", text="", acl=("a",), pages=("Page one text.", "Page two text."))
     assert [(c.page, c.text) for c in chunk_document(doc)] == [(1, "Page one text."), (2, "Page two text.")]
+
+
+def test_a_numbered_step_keeps_its_number_with_its_sentence():
+    from retrieval.chunking import chunk_sentences
+
+    assert chunk_sentences("1. Ask your manager. Then wait.\n2) Open a ticket.\nIn 2024. We grew.") == [
+        "1. Ask your manager.", "Then wait.", "2) Open a ticket.", "In 2024.", "We grew."]

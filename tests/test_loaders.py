@@ -191,3 +191,21 @@ def test_a_link_loop_inside_the_folder_ends(tmp_path):
     assert set(docs(items)) == {"a/doc"}
     [problem] = problems(items)
     assert problem.location.endswith("a/up") and "folder above it" in problem.message
+
+
+def test_an_html_table_is_read_row_by_row_with_its_header(tmp_path):
+    """'Person: Ken Ito; Title: Data Protection Officer; ...', not 'Ken ItoData Protection Officerken.ito@...'."""
+    from retrieval.chunking import split_sentences
+
+    (tmp_path / "contacts.html").write_text(
+        "<html><head><title>Key contacts</title></head><body><h1>Key contacts</h1>\n<table>\n"
+        "<tr><th>Person</th><th>Title</th><th>Email</th></tr>\n"
+        "<tr><td>Rosa Lind</td><td>Office Manager</td><td>rosa.lind@delta.example</td></tr>\n"
+        "<tr><td>Ken Ito</td><td>Data <b>Protection</b> Officer</td><td>ken.ito@delta.example</td></tr>\n</table>\n"
+        "<table><tr><td>Floor 2</td><td>IT counter</td></tr></table><p>Open 08:00 to 17:00.</p></body></html>")
+    (document,) = load_folder(tmp_path)
+    assert isinstance(document, Document)
+    assert split_sentences(document.text) == [
+        "Key contacts", "Person: Rosa Lind; Title: Office Manager; Email: rosa.lind@delta.example",
+        "Person: Ken Ito; Title: Data Protection Officer; Email: ken.ito@delta.example", "Floor 2; IT counter",
+        "Open 08:00 to 17:00."]

@@ -60,6 +60,10 @@ def test_a_choice_names_its_options_and_an_explanation_wants_no_value():
     ("number", "Lisbon: 25 working days; revenue of 1.7 billion views", ["25 working days", "1.7 billion"]),
     ("date", "Effective 1 January 2026; reviewed in March 2025", ["1 January 2026", "March 2025"]),
     ("time", "The garden closes at 18:30 and opens at 7 am", ["18:30", "7 am"]),
+    ("time", "Lunch from 11:30 to 14:00; the call is at 16:00 Oslo / 10:00 Halifax", ["11:30 to 14:00", "16:00 Oslo",
+                                                                                      "10:00 Halifax"]),
+    ("date", "Submit by the last working day of each month; reviews run every Friday",
+     ["by the last working day of each month", "every Friday"]),
     ("phone", "Call extension 6105 or mobile +351 912 555 238", ["extension 6105", "+351 912 555 238"]),
     ("url", "Open https://tidewater.example.com/leave or mail hr@example.com", ["https://tidewater.example.com/leave"]),
     ("room", "Priya Raman sits in room 3.12; desk 6-214 is next to it", ["room 3.12", "desk 6-214"]),
@@ -288,3 +292,46 @@ def test_an_amount_is_not_read_as_part_of_a_name():
 
 def test_what_someone_should_do_asks_for_an_explanation():
     assert expected_answer("What should Toronto staff do in an ice storm?").kind == "explanation"
+
+
+
+@pytest.mark.parametrize(("question", "value"), [
+    ("Where is the Payroll team located?", "Bergen"),
+    ("When does the canteen serve lunch?", "11:30 to 14:00"),
+    ("When are timesheets due?", "by the last working day of each month"),
+])
+@pytest.mark.slow
+def test_a_when_or_where_question_reads_times_phrases_and_location_cells(question, value, real_encoder):
+    found = synthesise(question, Understanding(query_class="lookup"), [
+        evidence("org", "Organisation chart", "# Organisation chart\nTeam: Payroll; Manager: Ahmed Karim; "
+                 "Location: Bergen; Phone: +47 55 66 77 88"),
+        evidence("canteen", "Canteen", "The canteen serves lunch from 11:30 to 14:00."),
+        evidence("sheets", "Timesheets", "Timesheets must be submitted by the last working day of each month.")],
+        None, EncoderSimilarity(real_encoder))
+    assert found.short_answer == value
+
+
+def test_a_how_to_question_is_answered_by_the_steps_under_the_heading_that_names_it():
+    handbook = evidence("it", "IT Handbook", "# IT Handbook\n## Storage\nEach employee gets 50 GB of cloud storage.\n"
+                        "## Getting a new laptop\n1. Ask your manager to approve the request.\n"
+                        "2. Open a ticket in ServiceNow under \"Hardware\".\n"
+                        "3. Collect the laptop from the IT counter on floor 2.")
+    found = synthesise("How do I get a new laptop?", Understanding(query_class="lookup"), [handbook], None)
+    assert [c.text for c in found.claims] == [
+        "Ask your manager to approve the request.", "Open a ticket in ServiceNow under \"Hardware\".",
+        "Collect the laptop from the IT counter on floor 2."]
+    assert found.short_answer is None
+
+
+def test_an_acronym_reads_as_the_words_the_documents_spell_it_with():
+    from reasoners.offline.acronyms import expanded
+
+    contacts = evidence("people", "Key contacts", "Person: Ken Ito; Title: Data Protection Officer; Email: "
+                        "ken.ito@delta.example")
+    assert expanded("What is the email of the DPO?", [contacts]) == (
+        "What is the email of the Data Protection Officer?")
+    assert expanded("What is the SLA?", [contacts]) == "What is the SLA?"  # nothing spells it
+    uses = evidence("it", "IT", "The DPO is Ken Ito. Data Protection Officer duties are listed below.")
+    assert expanded("Who is the DPO?", [uses]) == "Who is the DPO?"  # the documents use the acronym itself
+    found = synthesise("What is the email of the DPO?", Understanding(query_class="lookup"), [contacts], None)
+    assert found.short_answer == "ken.ito@delta.example"

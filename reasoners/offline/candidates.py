@@ -24,7 +24,7 @@ SUBJECT_BONUS = 2.0
 KINDS: dict[str, tuple[str, ...]] = {
     "amount": ("amount", "number"),
     "number": ("number", "amount"),
-    "date": ("date",),
+    "date": ("date", "time"),
     "time": ("time",),
     "phone": ("phone",),
     "email": ("email",),
@@ -47,6 +47,7 @@ _KIND_HEADERS: dict[str, set[str]] = {
     "code": {"id", "identifier", "code", "channel", "slack", "command", "reference", "ref"},
     "date": {"date", "day", "when", "deadline", "year", "month"},
     "time": {"time", "hours", "when"},
+    "place": {"location", "site", "city", "office", "address", "building", "where", "based", "venue"},
 }
 _LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
@@ -182,8 +183,10 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led))
     if not found and expected.kind == "number":
         found += _spelled_counts(text, question_stems, near, length)
-    if not found and expected.kind not in ("yes_no", "choice", "explanation", "list"):
-        found += _cell_values(unit, expected, question_stems, text)
+    if expected.kind not in ("yes_no", "choice", "explanation", "list"):
+        # a cell whose header names what is asked ('Location: Bergen' for 'where'), even when other spans were found
+        spans_found = {c.text for c in found}
+        found += [c for c in _cell_values(unit, expected, question_stems, text) if c.text not in spans_found]
     return found
 
 

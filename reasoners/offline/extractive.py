@@ -9,11 +9,13 @@ from __future__ import annotations
 from domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
 from domain.text import stem, stems, topic_words, values
 from policies.instructions import data_sentences
+from reasoners.offline.acronyms import expanded
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from reasoners.offline.chains import Chain, chains
 from reasoners.offline.compare import choose, sides, yes_or_no
 from reasoners.offline.lists import list_items
+from reasoners.offline.procedures import procedure
 from reasoners.offline.reading import Reading, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.units import Unit, older_versions, units_of
@@ -55,7 +57,7 @@ def asked(question: str) -> str:
 def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
                 ) -> tuple[Expected, list[Chain]]:
     """The expected answer and every candidate chain over the evidence, best first."""
-    question = asked(question)
+    question = expanded(asked(question), evidence)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
@@ -108,7 +110,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
     check) coverage decides.
     """
-    question = asked(question)
+    question = expanded(asked(question), evidence)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
@@ -126,6 +128,8 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         listed = list_items(question, expected, readings)
         if listed:
             return _draft(question, listed[0], join_items(listed[1]))
+    if expected.kind == "explanation" and (steps := procedure(readings, weights)):
+        return _draft(question, steps, None)
     if understanding.query_class == "comparison" and len(understanding.entities) >= 2:
         compared = sides(understanding.entities, [r for r in readings if r.coverage >= MIN_COVERAGE * 0.8])
         if len(compared) >= 2:

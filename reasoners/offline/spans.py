@@ -42,10 +42,18 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         rf"|\b{_MONTH}\s\d{{4}}\b|\b{_MONTH}\s\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s\d{{4}})?|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b(?:Q[1-4]|H[12])\s\d{{4}}"
         r"|\b(?:1[0-9]|20)\d\d(?:s|\s?(?:–|-)\s?(?:1[0-9]|20)?\d\d)?\b"
         r"|\b(?:early|mid|late)[- ](?:1[0-9]|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th) century\b"
+        # a recurring or relative day: 'by the last working day of each month', 'every Friday'
+        r"|\b(?:(?:by|before|on|until|no later than)\s+)?the\s+"
+        r"(?:last|first|second|third|fourth|final|\d{1,2}(?:st|nd|rd|th))"
+        r"\s+(?:working\s+|business\s+|calendar\s+)?(?:day|week|Monday|Tuesday|Wednesday|Thursday|Friday)"
+        r"(?:\s+of\s+(?:each|every|the)\s+(?:month|quarter|year|week))?"
+        r"|\bevery\s+(?:other\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|month|quarter)\b"
     ),
     "time": re.compile(
         r"\b(?:[01]?\d|2[0-3])[:h][0-5]\d(?:\s?(?:[ap]\.?m\.?))?(?:\s?(?:–|-|to)\s?(?:[01]?\d|2[0-3])[:h][0-5]\d)?"
-        r"(?:\s(?:Lisbon|Toronto|local|UTC|GMT|CET|EST|ET|PT)(?:\stime)?)?"
+        # a zone or a city after it: '09:00 UTC', '16:00 Lisbon / 11:00 Toronto', '10:00 Oslo time'
+        r"(?:\s(?:local|UTC|GMT|CET|CEST|EST|EDT|ET|PT|PST|PDT|BST)\b(?:\stime)?"
+        r"|\s(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)[A-Z][a-z]+(?=\s*(?:/|$|[.;,)])|\stime\b)(?:\stime)?)?"
         r"|\b(?:1[0-2]|0?[1-9])\s?(?:[ap]\.?m\.?)|\b(?:noon|midnight)\b",
         re.IGNORECASE,
     ),

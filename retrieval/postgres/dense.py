@@ -8,8 +8,9 @@ a small share of the corpus would get fewer than `limit` results (iterative scan
 - small permitted sets (<= `exact_below` rows, or cheaper to scan than the HNSW candidate list they would need),
   and shares too small for the widest HNSW candidate list, use an exact scan: the ACL's GIN index finds the
   permitted rows and they are sorted by distance (recall 1);
-- otherwise HNSW runs with `ef_search` widened by 1/share times `overfetch`, and if it still returns fewer than
-  `limit` permitted rows the query is re-run exactly.
+- otherwise HNSW runs with `ef_search` widened by 1/share times `overfetch`, and by the index's size in units of
+  `ef_growth_rows` (a graph of 10x the rows needs a longer candidate list for the same recall), and if it still
+  returns fewer than `limit` permitted rows the query is re-run exactly.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ class DenseTuning:
     exact_below: int = 3_000  # always exact up to here: a few milliseconds, and recall 1
     exact_rows_per_ef: float = 12.0  # also exact when permitted <= this * ef_search (measured: docs/postgres.md)
     overfetch: float = 4.0  # 2.0 gave recall@10 of 0.94 for a 73% user at 200k chunks (docs/postgres.md)
+    # the candidate list also grows linearly with the index beyond this many chunks: at a fixed ef_search of 274,
+    # recall@10 fell from 0.99 at 100k chunks to 0.90 at 1M; 1000 kept 0.97 there (benchmarks/hnsw_recall.py)
+    ef_growth_rows: int = 100_000
     ef_min: int = 40
 
 
@@ -56,7 +60,8 @@ def choose_plan(permitted: int, total: int, limit: int, tuning: DenseTuning) -> 
     share = min(1.0, permitted / total)
     if limit / share > HNSW_EF_MAX:
         return DensePlan("exact")
-    ef = max(tuning.ef_min, limit, min(math.ceil(limit / share * tuning.overfetch), HNSW_EF_MAX))
+    growth = max(1.0, total / tuning.ef_growth_rows)
+    ef = max(tuning.ef_min, limit, min(math.ceil(limit / share * tuning.overfetch * growth), HNSW_EF_MAX))
     if permitted <= tuning.exact_rows_per_ef * ef:
         return DensePlan("exact")
     return DensePlan("hnsw", ef)

@@ -61,8 +61,11 @@ def exact_top(vectors: np.ndarray, query: np.ndarray, group: str, k: int) -> lis
     [
         (500, 1_000_000, 50, DensePlan("exact")),          # few rows: exact is cheap
         (20_000, 1_000_000, 50, DensePlan("exact")),       # 2%: even ef_search=1000 would hold ~20 of them
-        (600_000, 1_000_000, 50, DensePlan("hnsw", 334)),  # 60%: widen by 1/0.6, times 4
-        (1_000_000, 1_000_000, 5, DensePlan("hnsw", 40)),  # everything visible: ef_search floor
+        (60_000, 100_000, 50, DensePlan("hnsw", 334)),     # 60%: widen by 1/0.6, times 4
+        (120_000, 200_000, 50, DensePlan("hnsw", 667)),    # the same share of twice the rows: twice the list
+        (600_000, 1_000_000, 50, DensePlan("hnsw", 1000)),  # ... capped at pgvector's maximum
+        (100_000, 100_000, 5, DensePlan("hnsw", 40)),      # everything visible: ef_search floor
+        (1_000_000, 1_000_000, 5, DensePlan("hnsw", 200)),  # everything visible in 10x the rows
         (100_000, 1_000_000, 50, DensePlan("hnsw", 1000)),  # 10%: capped at pgvector's maximum
         (5_000, 50_000, 50, DensePlan("exact")),           # 10% of a small index: scanning 5k rows is cheaper
     ],

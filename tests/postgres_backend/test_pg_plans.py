@@ -3,7 +3,8 @@ the reader for a user who may see 75% of the chunks, never scans `chunks` (or `p
 
 Before migration 5, this plan was a sequential scan of every chunk: the policy ran first and the full-text match
 `@@` (not leakproof) could not use its GIN index under RLS. Also checks that bulk batches rebuild the indexes
-they defer, inside the batch, and that a failing bulk batch leaves them as they were.
+they defer, inside the batch, and that a failing bulk batch leaves them as they were; and when statistics are
+refreshed.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import pytest
 from retrieval.backend import DocumentWrite, WriteBatch
 from retrieval.documents import Chunk, Document
 from retrieval.postgres import PostgresIndex, keyword, writer
-from retrieval.postgres.bulk import DEFERRABLE, BulkTuning
+from retrieval.postgres.bulk import DEFERRABLE, HNSW_INDEX, BulkTuning, hnsw_definition
 from retrieval.postgres.settings import PgSettings
+from retrieval.postgres.vectors import register_vector
 from tests.conftest import access
 from tests.postgres_backend.databases import drop_index
 
@@ -132,3 +134,35 @@ def test_bulk_rule():
     tuning = BulkTuning(min_rows=1000)
     assert defers(0, 1000, tuning) and defers(5000, 5000, tuning)
     assert not defers(0, 999, tuning) and not defers(5001, 5000, tuning)
+
+
+def test_a_graph_rebuilt_for_a_large_index_gets_a_larger_ef_construction(pg_index_database):
+    assert "ef_construction = 64" in hnsw_definition(499_999, BulkTuning())
+    assert "ef_construction = 128" in hnsw_definition(500_000, BulkTuning())
+    drop_index(pg_index_database)
+    index = PostgresIndex(pg_index_database, create=True)
+    index.apply(WriteBatch(upserts=documents(0, 50), deletes=[]), "random-8")  # row by row: the default graph
+    assert "ef_construction='64'" in hnsw_indexdef(pg_index_database.writer_url)
+    with psycopg.connect(pg_index_database.writer_url) as conn:  # a bulk batch that makes the index "large"
+        register_vector(conn)
+        writer.apply_batch(conn, WriteBatch(upserts=documents(50, 100), deletes=[]), "random-8",
+                           BulkTuning(min_rows=100, large_graph_rows=150))
+    assert "ef_construction='128'" in hnsw_indexdef(pg_index_database.writer_url)
+    assert len(index.dense_candidates(documents(60, 1)[0].vectors[0], access(*BROAD), 5)) == 5
+    index.close()
+
+
+def hnsw_indexdef(url: str) -> str:
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", (HNSW_INDEX,)).fetchone()
+    return str(row[0]) if row else ""
+
+
+def test_statistics_are_refreshed_once_a_tenth_of_the_index_changed(pg_index_database):
+    drop_index(pg_index_database)
+    PostgresIndex(pg_index_database, create=True).close()
+    with psycopg.connect(pg_index_database.writer_url) as conn:
+        conn.execute("UPDATE boundloop.meta SET value = '20000' WHERE key = 'chunks'")
+        stale = [writer.statistics_stale(conn, n) for n in (500, 1000, 600, 1000, 5000)]
+        conn.rollback()
+    assert stale == [False, False, True, False, True]  # 2,100 and 6,000 changed: at least 1,000 and 10% of 20,000
