@@ -335,3 +335,17 @@ def test_an_acronym_reads_as_the_words_the_documents_spell_it_with():
     assert expanded("Who is the DPO?", [uses]) == "Who is the DPO?"  # the documents use the acronym itself
     found = synthesise("What is the email of the DPO?", Understanding(query_class="lookup"), [contacts], None)
     assert found.short_answer == "ken.ito@delta.example"
+
+
+@pytest.mark.parametrize(("question", "verb"), [
+    ("How many days of PTO can I carry over?", "carri"),
+    ("What time does the main entrance close?", "close"),
+    ("Who approves expense claims?", "approv"),
+    ("What is the hotel cap?", "cap"),
+    ("Which room does the person who runs the Travel Desk sit in?", "sit"),
+])
+def test_the_asked_verb(question, verb):
+    from reasoners.offline.reading import asked_verb
+
+    assert asked_verb(question) == verb
+

@@ -9,6 +9,7 @@ the typed span nearest to the words the question matched.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 
 from domain.text import entities, stem, stems
@@ -31,7 +32,12 @@ GENERIC = frozenset(stems(
 """Words that say little of what is asked ('the person I need to ask'): they weigh less."""
 TYPED_KINDS = {"amount", "number", "date", "time", "phone", "email", "url", "room", "code"}
 """Kinds whose value has a recognisable form: a unit without one cannot answer."""
-FOUND_BONUS, MISSING_PENALTY, SUPERSEDED_PENALTY, HEAD_BONUS = 0.2, 0.3, 0.3, 0.15
+FOUND_BONUS, MISSING_PENALTY, SUPERSEDED_PENALTY, HEAD_BONUS, VERB_BONUS = 0.2, 0.3, 0.3, 0.15, 0.02
+_AUXILIARY = re.compile(r"\b(?:can|could|do|does|did|must|should|will|may|would|is|are|was|were)\s+(.+?)(?:[?.!]|$)",
+                        re.I)
+_CLAUSE_END = frozenset("to for from with by during before after within into about under at per than".split())
+_PARTICLES = frozenset("over up out off back down away in on".split())
+_WHO_VERB = re.compile(r"^\s*who\s+([a-z]{3,}s)\b", re.I)
 OUT_OF_RANGE_PENALTY = 0.3
 """A row about other amounts than the question's is as unlikely to answer as a superseded one."""
 GIVEN_KINDS = ("date", "amount", "time", "code")
@@ -126,6 +132,29 @@ def _by_amount(units: list[Unit], question: str) -> list[Unit]:
     return [replace(u, holds=given) if u.evidence.chunk_id in left_out and catch_all(u.plain) else u for u in marked]
 
 
+def asked_verb(question: str) -> str:
+    """The stem of what the question asks is done; '' when it cannot tell.
+
+    'carry' of 'How many days can I carry over?', 'close' of 'What time does the entrance close?', 'approv' of 'Who
+    approves claims?'.
+    """
+    who = _WHO_VERB.search(question)
+    if who:
+        return stem(who.group(1).lower())
+    match = _AUXILIARY.search(question)
+    if not match:
+        return ""
+    words: list[str] = []
+    for word in match.group(1).split():
+        if word.lower() in _CLAUSE_END:
+            break
+        words.append(word)
+    while words and words[-1].lower() in _PARTICLES:
+        words.pop()
+    last = words[-1] if len(words) >= 2 else ""  # the subject comes first ('can I carry', 'does the desk close')
+    return stem(last.lower()) if re.fullmatch(r"[a-z]{3,}", last) else ""
+
+
 def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str, int],
          weights: dict[str, float] | None = None) -> list[Reading]:
     """Every non-heading unit scored for the question, best first."""
@@ -136,6 +165,7 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
     named = supplied_words(question, expected)
     question_stems = set(weights)
     head = stem(expected.head) if expected.head else ""
+    verb = asked_verb(question)
     readings: list[Reading] = []
     for unit in units:
         if unit.is_heading or not (unit.stems - question_stems):
@@ -145,6 +175,8 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
         fit = 0.05 / (1 + rank_of.get(unit.evidence.chunk_id, 0))
         if head and head in unit.stems:
             fit += HEAD_BONUS
+        if verb and verb in unit.stems:
+            fit += VERB_BONUS
         if expected.kind in TYPED_KINDS or expected.kind in ("person", "place", "name"):
             strict = expected.kind in TYPED_KINDS
             fit += FOUND_BONUS * (1 + cell_fit) if answer else -(MISSING_PENALTY if strict else MISSING_PENALTY / 3)
