@@ -21,6 +21,10 @@ class Command:
 COMMANDS: tuple[Command, ...] = (
     Command("ask", "ask a question: cited claims, a fallback list, or an honest abstention",
             "cli.loop_commands:add_ask"),
+    Command("chat", "an interactive conversation: follow-up questions, sources under each answer",
+            "cli.chat_command:add_chat"),
+    Command("feedback", "rate an answer: --score 1 or -1, with an optional --comment",
+            "cli.feedback_command:add_feedback"),
     Command("search", "hybrid search, trimmed to what the user may see", "cli.search_command:add_search"),
     Command("ingest", "add, update, sync or delete documents (JSONL file or folder) in an index",
             "cli.ingest_command:add_ingest"),

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import datetime
+from typing import Any
 
 from cli.inputs import require_text_and_user
 from cli.jsonl import run_batch
+from cli.result_text import print_result
 from cli.workspace import Workspace, add_location_args
-from domain.result import RunResult
+from policies.errors import BoundloopError
 from runstore.stats import summarise
 
 
@@ -19,6 +21,9 @@ def add_ask(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--batch", metavar="FILE.jsonl", help='many questions: lines {"id", "user", "question"}')
     p.add_argument("--out", metavar="FILE", help="with --batch: write results here instead of stdout")
+    p.add_argument("--conversation", metavar="ID",
+                   help="continue this conversation of the user's (the conversation_id a past ask printed): the "
+                        "question may then be a follow-up such as 'And in Toronto?'")
     add_location_args(p)
     p.set_defaults(run=run_ask)
 
@@ -36,40 +41,21 @@ def add_stats(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run_stats)
 
 
-def _print_result(result: RunResult) -> None:
-    status = result.status
-    if status == "answered":
-        if result.short_answer:
-            print(f"Answer: {result.short_answer}\n")
-        print(result.answer)
-        print("\nSources:")
-        for c in result.citations:
-            page = f", page {c.page}" if c.page else ""
-            print(f"  [{c.marker}] {c.title} ({c.chunk_id}{page})")
-    elif status == "fallback":
-        print(result.answer)
-        for n, r in enumerate(result.fallback_results, start=1):
-            print(f"  {n}. {r.title} ({r.chunk_id})")
-    else:
-        print(result.abstain_reason)
-    usage = result.usage
-    completeness = "complete" if result.complete else f"INCOMPLETE: {result.stop_reason} limit reached"
-    print(f"\n{status} ({result.query_class}, {completeness}); {usage.hops} hops, {usage.retrieval_calls} "
-          f"searches, {usage.tokens} tokens, {usage.elapsed_ms} ms; run {result.run_id}")
-
-
 def run_ask(args: argparse.Namespace) -> int:
+    if args.batch and args.conversation:
+        raise BoundloopError("--conversation continues one conversation: ask its follow-ups one at a time, not with "
+                             "--batch")
     if not args.batch:
         require_text_and_user("ask", "QUESTION", args.question, args.user)
     workspace = Workspace.open(args.index, args.directory)
     if args.batch:
         return run_batch(args.batch, args.out,
                          lambda user, question: workspace.runner.ask(question, user).model_dump(), desc="asking")
-    result = workspace.runner.ask(args.question, args.user)
+    result = workspace.runner.ask(args.question, args.user, args.conversation)
     if args.json:
         print(result.model_dump_json(indent=2))
     else:
-        _print_result(result)
+        print_result(result, args.question)
     return 0
 
 
@@ -102,5 +88,15 @@ def run_stats(args: argparse.Namespace) -> int:
     print("share of runs that hit each limit: " + ", ".join(f"{k} {v:.1%}" for k, v in shares))
     for group in ("limit_hit_runs", "other_runs"):
         g = summary[group]
-        print(f"{group.replace('_', ' ')}: {g['runs']} runs, answered {g['answered_share']:.1%}")
+        print(f"{group.replace('_', ' ')}: {g['runs']} runs, answered {g['answered_share']:.1%}, "
+              f"rated helpful {_share(g)}")
+    print("rated helpful per class: " + (", ".join(f"{k} {_share(v)}" for k, v in summary["feedback_by_class"].items())
+                                          or "no runs"))
     return 0
+
+
+def _share(feedback: dict[str, Any]) -> str:
+    """'75.0% of 4 rated', or 'none rated'."""
+    if not feedback["rated"]:
+        return "none rated"
+    return f"{feedback['positive_share']:.1%} of {feedback['rated']} rated"

@@ -18,9 +18,15 @@ class RunResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     run_id: str = Field(description="The run; its trace is kept under this id.")
+    conversation_id: str | None = Field(
+        default=None, description="The conversation this run is a turn of: the one asked to go on, else a new one "
+        "(on the LangGraph server, the thread). Null only for runs recorded before conversations existed.")
     status: Status = Field(description="answered, abstained or fallback.")
     complete: bool = Field(description="False when a budget limit closed the run early.")
     stop_reason: StopReason | None = Field(description="The limit that closed the run, if one did.")
+    standalone_question: str | None = Field(
+        default=None, description="The question as the loop answered it: a follow-up resolved against the "
+        "conversation's earlier turns, else the question as asked. Null only for runs recorded before conversations.")
     query_class: QueryClass = Field(description="lookup, multi_hop, comparison, aggregation or out_of_scope.")
     answer: str = Field(description="The claims with [n] citation markers, or why there is no answer.")
     short_answer: str | None = Field(
@@ -33,3 +39,9 @@ class RunResult(BaseModel):
     fallback_results: list[FallbackResult] = Field(description="Permitted results offered when no answer is grounded.")
     conflicts: list[Conflict] = Field(description="Evidence that disagrees about a value.")
     dropped_claims: int = Field(description="Drafted claims the verifier dropped.")
+
+    def shown_chunks(self) -> set[str]:
+        """Every chunk id the result shows or cites: what its reader must still be allowed to read to see it again."""
+        ids = {c.chunk_id for c in self.citations} | {r.chunk_id for r in self.fallback_results}
+        ids |= {cid for claim in self.claims for cid in claim.citations}
+        return ids | {cid for conflict in self.conflicts for cid in conflict.chunk_ids}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Step = Literal["understand", "plan", "retrieve", "evaluate", "refine", "synthesise", "verify", "respond"]
+Step = Literal["resolve", "understand", "plan", "retrieve", "evaluate", "refine", "synthesise", "verify", "respond"]
 NextStep = Step | Literal["end"]
 
 
@@ -21,9 +21,10 @@ class StepRule:
     closing: bool = False
 
 
-FIRST_STEP: Step = "understand"
+FIRST_STEP: Step = "resolve"  # a follow-up made to stand alone from the conversation's earlier turns
 CLOSING_STEP: Step = "synthesise"  # where a run goes once a limit is reached
 STEPS: dict[Step, StepRule] = {
+    "resolve": StepRule(next=("understand", "synthesise")),  # synthesise: out of tokens already
     "understand": StepRule(next=("plan", "respond", "synthesise")),  # out of scope: respond without searching
     "plan": StepRule(next=("retrieve", "synthesise")),
     "retrieve": StepRule(next=("evaluate",)),

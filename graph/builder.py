@@ -1,4 +1,4 @@
-"""Wires the loop: every working node's only outgoing edge goes to the budget governor."""
+"""Wires the loop: intake clears the last question's state; every step's only outgoing edge goes to the governor."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from graph.spans import NodeFn, traced
 from graph.state import LoopInput, LoopState
 from nodes.evaluate import evaluate
 from nodes.governor import governor
+from nodes.intake import intake
 from nodes.plan import plan
 from nodes.refine import refine
+from nodes.resolve import resolve
 from nodes.respond import respond
 from nodes.retrieve import retrieve
 from nodes.synthesise import synthesise
@@ -26,6 +28,7 @@ from nodes.verify import verify
 
 # What each step of the table (domain.steps) runs.
 STEP_NODES: dict[Step, NodeFn] = {
+    "resolve": resolve,
     "understand": understand,
     "plan": plan,
     "retrieve": retrieve,
@@ -46,10 +49,12 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None, context: RunCon
     """
     builder = StateGraph(LoopState, context_schema=None if served else RunContext, input_schema=LoopInput,
                          output_schema=RunResult)
+    builder.add_node("intake", intake)
     builder.add_node("governor", cast(Any, traced("governor", governor, context)))
     for name in STEPS:
         builder.add_node(name, cast(Any, traced(name, STEP_NODES[name], context)))
         builder.add_edge(name, "governor")
-    builder.add_edge(START, "governor")
+    builder.add_edge(START, "intake")
+    builder.add_edge("intake", "governor")
     builder.add_conditional_edges("governor", route_after_governor, ROUTES)
     return builder.compile(checkpointer=checkpointer, name="boundloop")

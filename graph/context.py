@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from domain.conversation import Turn
 from domain.usage import Usage
 from graph.ledger import Ledger
 from graph.reasoner import Reasoner
@@ -24,6 +25,9 @@ class RunContext:
     reasoner: Reasoner
     limits: BudgetLimits = field(default_factory=BudgetLimits)
     ledger: Ledger = field(default_factory=Ledger)
+    history: tuple[Turn, ...] | None = None
+    """The conversation's earlier turns, when the caller keeps them (the runner: one thread per run, turns in the
+    run store); None when the thread itself carries them (the LangGraph server: the state's `turns`)."""
 
     def usage(self, plus: Usage | None = None) -> Usage:
         """Usage so far, from the ledger (never from the state), plus what a step is about to spend."""

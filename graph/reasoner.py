@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
+from domain.conversation import Resolution, Turn
 from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
 from domain.usage import StopReason
 from policies.budget import CallBudget
@@ -35,6 +36,10 @@ class Reasoner(Protocol):
 
     name: str
     prompt_version: str
+
+    def resolve(self, question: str, turns: list[Turn], budget: CallBudget) -> StepResult[Resolution]:
+        """`question` made to stand alone from the earlier `turns` (oldest first, each as its user was shown it)."""
+        ...
 
     def understand(self, question: str, budget: CallBudget) -> StepResult[Understanding]: ...
 

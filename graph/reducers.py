@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.conversation import MAX_CONTEXT_TURNS, Turn
 from domain.models import Evidence, SubQuery
 
 
@@ -33,3 +34,8 @@ def merge_subqueries(left: list[SubQuery], right: list[SubQuery]) -> list[SubQue
 def append(left: list, right: list) -> list:
     """Concatenate: spans and executed sub-query ids accumulate in order."""
     return left + right
+
+
+def add_turns(left: list[Turn], right: list[Turn]) -> list[Turn]:
+    """Append a conversation's new turns; only the last `MAX_CONTEXT_TURNS` are kept."""
+    return (left + right)[-MAX_CONTEXT_TURNS:]

@@ -13,7 +13,7 @@ ROUTES: list[str] = [*STEPS, "__end__"]
 
 def route_after_governor(state: LoopState) -> Route:
     """Go where the last node asked, unless a limit was reached: then a working step gives way to the closing path."""
-    step = state.get("next_step", FIRST_STEP)
+    step = state.get("next_step") or FIRST_STEP
     if step == "end":
         return "__end__"
     if state.get("stop_reason") and not STEPS[step].closing:

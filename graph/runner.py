@@ -1,4 +1,8 @@
-"""Runs the loop for one authenticated user: builds the run context, checkpoints the run, records it in the store."""
+"""Runs the loop for one authenticated user: builds the run context, checkpoints the run, records it in the store.
+
+Each run has a thread of its own (its checkpoints are its trace); a run that continues a conversation gets the
+conversation's earlier turns from the run store, after the caller is found to own it.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
+from domain.conversation import Turn
 from domain.models import Evidence
 from domain.result import RunResult
 from domain.trace import Span
@@ -23,7 +28,7 @@ from graph.context import RunContext
 from graph.reasoner import Reasoner
 from policies.budget import BudgetLimits
 from policies.entitlements import AccessFilter, EntitlementResolver
-from policies.errors import BoundloopError, StoreDamaged, StoreUnwritable
+from policies.errors import BoundloopError, StoreDamaged, StoreUnwritable, UnknownConversation
 from retrieval.backend import Encoder, IndexBackend
 from retrieval.search import EntitledSearcher
 from runstore.store import RunStore
@@ -62,21 +67,45 @@ class LoopRunner:
             self.checkpointer = self.store.checkpointer
         self.graph = build_graph(checkpointer=self.checkpointer)
 
-    def context_for(self, user: str) -> RunContext:
-        """Resolve the principal (unknown users fail here, before anything runs) and bind its filter."""
+    def context_for(self, user: str, history: tuple[Turn, ...] | None = None) -> RunContext:
+        """Resolve the principal (unknown users fail here, before anything runs) and bind its filter.
+
+        `history` is the conversation's earlier turns from the run store; None leaves them to the thread's state.
+        """
         principal = self.resolver.resolve(user)
         searcher = EntitledSearcher(self.backend, self.encoder, AccessFilter.for_principal(principal))
-        return RunContext(principal=principal, searcher=searcher, reasoner=self.reasoner, limits=self.limits)
+        return RunContext(principal=principal, searcher=searcher, reasoner=self.reasoner, limits=self.limits,
+                          history=history)
 
-    def _start(self, question: str, user: str) -> tuple[str, str, RunContext, RunnableConfig, bool]:
+    def _conversation(self, conversation_id: str | None, user: str) -> tuple[str, tuple[Turn, ...]]:
+        """The conversation the run joins and its earlier turns: the caller's own, or a new one.
+
+        Another user's conversation and an unknown id are the same error, so neither can be told from the other.
+        """
+        if conversation_id is None:
+            return uuid.uuid4().hex, ()
+        if self.store is None or self.store.damaged:
+            raise BoundloopError("conversations are kept in the run store, and this runner has none that works")
+        if self.store.conversation_owner(conversation_id) != user:
+            raise UnknownConversation(f"no conversation {conversation_id}")
+        return conversation_id, tuple(self.store.context_turns(conversation_id))
+
+    def _start(self, question: str, user: str, conversation_id: str | None
+               ) -> tuple[str, str, RunContext, RunnableConfig, bool]:
         question = validate_question(question)
-        context = self.context_for(user)
+        conversation_id, history = self._conversation(conversation_id, user)
+        context = self.context_for(user, history)
         run_id = uuid.uuid4().hex
-        config: RunnableConfig = {"configurable": {"thread_id": run_id}, "run_name": "boundloop",
-                  "metadata": {"reasoner": self.reasoner.name, "prompt_version": self.reasoner.prompt_version}}
-        return question, run_id, context, config, self._recorded(run_id, user, question)
+        config: RunnableConfig = {
+            "configurable": {"thread_id": run_id, "conversation_id": conversation_id},
+            "run_id": uuid.UUID(run_id),  # the run's trace in LangSmith has the run's id, so feedback can find it
+            "run_name": "boundloop",
+            "metadata": {"reasoner": self.reasoner.name, "prompt_version": self.reasoner.prompt_version,
+                         "conversation_id": conversation_id},
+        }
+        return question, run_id, context, config, self._recorded(run_id, user, question, conversation_id)
 
-    def _recorded(self, run_id: str, user: str, question: str) -> bool:
+    def _recorded(self, run_id: str, user: str, question: str, conversation_id: str) -> bool:
         """Register the run in the store: a damaged store answers unrecorded (with a warning) rather than not at all.
 
         A full disk is not passed over: `StoreUnwritable` reaches the caller (HTTP 503, or one line from the CLI).
@@ -84,7 +113,7 @@ class LoopRunner:
         if self.store is None or self.store.damaged:
             return False
         try:
-            self.store.start(run_id, user, question)
+            self.store.start(run_id, user, question, conversation_id)
         except StoreDamaged as exc:
             log.warning("%s; runs go unrecorded until the store is replaced", exc)
             return False
@@ -98,9 +127,13 @@ class LoopRunner:
         """The checkpointed loop, unless the store could not record this run (then nothing of it is written)."""
         return self.graph if recorded or self.store is None else self._unrecorded
 
-    def ask(self, question: str, user: str) -> RunResult:
-        """One run to its end: answered, abstained or fallback; never past its budget."""
-        question, run_id, context, config, recorded = self._start(question, user)
+    def ask(self, question: str, user: str, conversation_id: str | None = None) -> RunResult:
+        """One run to its end: answered, abstained or fallback; never past its budget.
+
+        With `conversation_id` (the caller's own) the question may be a follow-up of that conversation's earlier
+        turns; without, it starts a new conversation.
+        """
+        question, run_id, context, config, recorded = self._start(question, user, conversation_id)
         with self._interrupted_on_error(run_id, recorded):
             try:
                 values = self._graph_for(recorded).invoke(
@@ -110,8 +143,8 @@ class LoopRunner:
                     raise
                 log.warning("%s; answering this run again, unrecorded", failure)  # the store broke under the run
                 recorded, values = False, self._unrecorded.invoke({"question": question}, config=config,
-                                                                  context=self.context_for(user))
-            return self._finish(run_id, values, recorded)
+                                                                  context=self.context_for(user, context.history))
+            return self._finish(run_id, question, values, recorded)
 
     @contextmanager
     def _interrupted_on_error(self, run_id: str, recorded: bool) -> Iterator[None]:
@@ -133,9 +166,10 @@ class LoopRunner:
             raise failure from exc
         return failure
 
-    def stream(self, question: str, user: str) -> Iterator[tuple[str, Span | RunResult]]:
+    def stream(self, question: str, user: str, conversation_id: str | None = None
+               ) -> Iterator[tuple[str, Span | RunResult]]:
         """Yield ("span", span) per transition, then ("result", result)."""
-        question, run_id, context, config, recorded = self._start(question, user)
+        question, run_id, context, config, recorded = self._start(question, user, conversation_id)
         values: dict[str, Any] = {}
         graph = self._graph_for(recorded)
         with self._interrupted_on_error(run_id, recorded):
@@ -144,24 +178,35 @@ class LoopRunner:
                                           durability=DURABILITY, stream_mode=["updates", "values"]):
                     mode, payload = cast(tuple[str, dict[str, Any]], chunk)
                     if mode == "updates":
-                        for update in payload.values():
-                            for span in (update or {}).get("spans", []):
-                                yield "span", span
+                        for node, update in payload.items():
+                            if node != "intake":  # it clears the spans (an `Overwrite`); steps add them
+                                for span in (update or {}).get("spans", []):
+                                    yield "span", span
                     else:
                         values = payload
             except Exception as exc:
                 raise (self._store_failure(exc) or exc) from exc
-            yield "result", self._finish(run_id, values, recorded)
+            yield "result", self._finish(run_id, question, values, recorded)
 
-    def _finish(self, run_id: str, values: dict[str, Any], recorded: bool) -> RunResult:
-        """The run's result from the graph's final values (the output fields of the state), recorded."""
+    def _finish(self, run_id: str, question: str, values: dict[str, Any], recorded: bool) -> RunResult:
+        """The run's result from the graph's final values (the output fields of the state), recorded.
+
+        A follow-up is recorded with what the earlier turns it leaned on showed (from its checkpoint): its standalone
+        question shows it again, so reading the run later needs access to those chunks too.
+        """
         result = RunResult.model_validate({**{k: values.get(k) for k in RunResult.model_fields}, "run_id": run_id})
         if recorded and self.store:
             try:
-                self.store.finish(run_id, result)
+                leaned = self.context_chunks(run_id) if result.standalone_question not in (None, question) else []
+                self.store.finish(run_id, result, leaned)
             except StoreDamaged as exc:
                 log.warning("%s; this run's result is not recorded", exc)
         return result
+
+    def context_chunks(self, run_id: str) -> list[str]:
+        """What the earlier turns a follow-up leaned on showed, from its last checkpoint (none for an unknown run)."""
+        snapshot = self.graph.get_state({"configurable": {"thread_id": run_id}})
+        return list((snapshot.values or {}).get("context_chunks") or []) if snapshot else []
 
     def evidence(self, run_id: str) -> list[Evidence]:
         """The passages a run read, from its last checkpoint (none for an unknown run)."""

@@ -1,7 +1,8 @@
 """The loop's state, and its narrow public input (the output is `domain.result.RunResult`).
 
-The state holds what the reasoning steps may see: the question and what the trimmed backend returned. It never
-holds the principal, the limits, the access filter or the usage counters; those live in the run context.
+The state holds what the reasoning steps may see: the question, the conversation's earlier turns as their user was
+shown them, and what the trimmed backend returned. It never holds the principal, the limits, the access filter or the
+usage counters; those live in the run context.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from typing import Annotated
 
 from typing_extensions import TypedDict  # pydantic builds JSON schemas (Studio, /schemas) only from this one on 3.11
 
+from domain.conversation import Turn
 from domain.models import Assessment, Claim, Conflict, Evidence, SubQuery, Understanding, Verdict
 from domain.steps import NextStep
 from domain.trace import Span
 from domain.usage import StopReason
-from graph.reducers import append, merge_evidence, merge_subqueries
+from graph.reducers import add_turns, append, merge_evidence, merge_subqueries
 
 
 class LoopInput(TypedDict):
@@ -28,6 +30,14 @@ class LoopState(TypedDict, total=False):
 
     question: str
     """The question, as asked."""
+    standalone_question: str
+    """The question as the loop answers it: a follow-up made to stand alone from the earlier turns (resolve)."""
+    context_chunks: list[str]
+    """What the earlier turns the standalone question took words from showed; the standalone question shows it
+    again, so whoever may no longer read one of these chunks no longer sees this turn."""
+    turns: Annotated[list[Turn], add_turns]
+    """The conversation so far, each turn as its user was shown it (the last 50). The one key a new question on the
+    same thread keeps (the LangGraph server: a thread is a conversation); `intake` clears every other."""
     understanding: Understanding
     """Question class, entities and expected answer type."""
     subqueries: Annotated[list[SubQuery], merge_subqueries]
@@ -54,3 +64,8 @@ class LoopState(TypedDict, total=False):
     """The limit that closed the run, set by the governor; the run then takes the closing path."""
     spans: Annotated[list[Span], append]
     """One record per transition: node, start, duration, budget used after it, decision and reason."""
+
+
+def question_of(state: LoopState) -> str:
+    """The question the steps work on: the standalone question once resolve has run, else the question as asked."""
+    return state.get("standalone_question") or state["question"]

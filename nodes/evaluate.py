@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from domain.usage import Usage
 from graph.context import RunContext
-from graph.state import LoopState
+from graph.state import LoopState, question_of
 from graph.step_update import StepUpdate
 
 
 def evaluate(state: LoopState, context: RunContext) -> StepUpdate:
     """Judges the evidence so far; names the most important gap for refine to target."""
     result = context.reasoner.evaluate(
-        state["question"], state["understanding"], state.get("subqueries", []), state.get("evidence", [])
+        question_of(state), state["understanding"], state.get("subqueries", []), state.get("evidence", [])
     )
     assessment = result.value
     covered = ", ".join(f"{c.subquery_id}={c.score:.2f}" for c in assessment.coverage)

@@ -17,7 +17,7 @@ def governor(state: LoopState, context: RunContext) -> StepUpdate:
     not the state). Once a limit is reached it records the reason; the router then sends the run down the closing
     path (synthesise the best grounded answer so far, verify, respond), marked incomplete.
     """
-    step = state.get("next_step", FIRST_STEP)
+    step = state.get("next_step") or FIRST_STEP
     last = context.ledger.last_step
     if step not in allowed_after(last):
         raise StepOrderError(f"the loop cannot go to {step!r} after {last or 'the start of a run'!s}")

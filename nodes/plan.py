@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.usage import Usage
 from graph.context import RunContext
-from graph.state import LoopState
+from graph.state import LoopState, question_of
 from graph.step_update import StepUpdate
 from policies.budget import BudgetExhausted
 
@@ -12,7 +12,7 @@ from policies.budget import BudgetExhausted
 def plan(state: LoopState, context: RunContext) -> StepUpdate:
     """Chooses what to search for first; the search itself is the retrieve step's."""
     try:
-        result = context.reasoner.plan(state["question"], state["understanding"], context.call_budget())
+        result = context.reasoner.plan(question_of(state), state["understanding"], context.call_budget())
     except BudgetExhausted as stop:
         return StepUpdate({"stop_reason": stop.reason, "next_step": "synthesise"}, "stop", str(stop),
                           spent=Usage(tokens=stop.tokens))

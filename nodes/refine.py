@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from domain.usage import Usage
 from graph.context import RunContext
-from graph.state import LoopState
+from graph.state import LoopState, question_of
 from graph.step_update import StepUpdate
 
 
 def refine(state: LoopState, context: RunContext) -> StepUpdate:
     """Asks for one more hop aimed at the gap, or moves on to synthesis; the governor may still refuse the hop."""
     result = context.reasoner.refine(
-        state["question"], state["understanding"], state.get("subqueries", []), state.get("evidence", []),
+        question_of(state), state["understanding"], state.get("subqueries", []), state.get("evidence", []),
         state["assessment"], context.usage().hops,
     )
     decision = result.value

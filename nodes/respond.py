@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from langgraph.config import get_config
 
+from domain.conversation import Turn
 from domain.models import Citation, Claim, Evidence, FallbackResult
 from domain.result import RunResult
 from graph.context import RunContext
-from graph.state import LoopState
+from graph.state import LoopState, question_of
 from graph.step_update import StepUpdate
 from policies.instructions import data_sentences
 from policies.outcome import choose_outcome, relevant_results, shown_conflicts
@@ -34,12 +35,27 @@ def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[Clai
     return "\n".join(parts), claims, citations
 
 
+def _ids() -> tuple[str, str]:
+    """The run's id and its conversation's, as the caller set them.
+
+    The runner runs each run on a thread of its own and names the conversation; on the LangGraph server the thread
+    is the conversation and the server names the run.
+    """
+    configurable = get_config().get("configurable", {})
+    thread = str(configurable.get("thread_id", ""))
+    return str(configurable.get("run_id") or thread), str(configurable.get("conversation_id") or thread)
+
+
 def respond(state: LoopState, context: RunContext) -> StepUpdate:
-    """Turns the verified claims into the run's result; the only place failures become user-facing outcomes."""
+    """Turns the verified claims into the run's result; the only place failures become user-facing outcomes.
+
+    The result is also the conversation's new turn: what its user is shown, and nothing else, is what later turns
+    may lean on.
+    """
     evidence = state.get("evidence", [])
     supported = [v.claim for v in state.get("verdicts", []) if v.supported]
     understanding = state.get("understanding")
-    relevant = relevant_results(state["question"], evidence) if not supported else []
+    relevant = relevant_results(question_of(state), evidence) if not supported else []
     status, why = choose_outcome(
         understanding.query_class if understanding else None, supported, evidence, relevant,
         state.get("retrieval_error"), bool(state.get("stop_reason")),
@@ -47,11 +63,14 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
     answer, claims, citations = _cite(supported, evidence) if status == "answered" else ("", [], [])
     ranked = relevant[:FALLBACK_SIZE] if status == "fallback" else []
     assessment = state.get("assessment")
+    run_id, conversation_id = _ids()
     result = RunResult(
-        run_id=str(get_config().get("configurable", {}).get("thread_id", "")),
+        run_id=run_id,
+        conversation_id=conversation_id,
         status=status,
         complete=not state.get("stop_reason"),
         stop_reason=state.get("stop_reason"),
+        standalone_question=question_of(state),
         query_class=understanding.query_class if understanding else "lookup",
         answer=answer if status == "answered" else (why or ""),
         short_answer=state.get("short_answer") if status == "answered" else None,
@@ -70,5 +89,6 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
         dropped_claims=sum(not v.supported for v in state.get("verdicts", [])),
     )
     # Each field of the result is an output channel of the graph (its output schema is `RunResult`).
-    return StepUpdate({**dict(result), "next_step": "end"}, decision=status,
+    turn = Turn.shown(state["question"], result, state.get("context_chunks", []))
+    return StepUpdate({**dict(result), "turns": [turn], "next_step": "end"}, decision=status,
                       reason=why or f"{len(claims)} grounded claims")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.models import Understanding
 from domain.usage import Usage
 from graph.context import RunContext
-from graph.state import LoopState
+from graph.state import LoopState, question_of
 from graph.step_update import StepUpdate
 
 
@@ -17,13 +17,13 @@ def synthesise(state: LoopState, context: RunContext) -> StepUpdate:
         return StepUpdate({"draft": [], "short_answer": None, "next_step": "verify"}, decision="0 claims",
                           reason="no evidence")
     result = context.reasoner.synthesise(
-        state["question"], understanding, evidence, state.get("assessment"), context.call_budget()
+        question_of(state), understanding, evidence, state.get("assessment"), context.call_budget()
     )
-    claims = result.value.claims
+    claims, short = result.value.claims, result.value.short_answer
     return StepUpdate(
-        {"draft": claims, "short_answer": result.value.short_answer, "draft_conflicts": result.value.conflicts,
+        {"draft": claims, "short_answer": short, "draft_conflicts": result.value.conflicts,
          "next_step": "verify"},
-        decision=f"{len(claims)} claims; short answer {result.value.short_answer!r}",
+        decision=f"{len(claims)} claims; " + (f"short answer {short!r}" if short else "no short answer"),
         reason=result.note or "extracted from the best-supported sentences",
         spent=Usage(tokens=result.tokens),
         stopped=result.stopped,

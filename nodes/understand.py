@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.usage import Usage
 from graph.context import RunContext
-from graph.state import LoopState
+from graph.state import LoopState, question_of
 from graph.step_update import StepUpdate
 from policies.budget import BudgetExhausted
 
@@ -12,7 +12,7 @@ from policies.budget import BudgetExhausted
 def understand(state: LoopState, context: RunContext) -> StepUpdate:
     """Classifies the question; an out-of-scope question goes straight to respond without any search."""
     try:
-        result = context.reasoner.understand(state["question"], context.call_budget())
+        result = context.reasoner.understand(question_of(state), context.call_budget())
     except BudgetExhausted as stop:
         return StepUpdate({"stop_reason": stop.reason, "next_step": "synthesise"}, "stop", str(stop),
                           spent=Usage(tokens=stop.tokens))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.usage import Usage
 from graph.context import RunContext
-from graph.state import LoopState
+from graph.state import LoopState, question_of
 from graph.step_update import StepUpdate
 from policies.verification import check_claims, grounded_short_answer
 
@@ -15,7 +15,7 @@ def verify(state: LoopState, context: RunContext) -> StepUpdate:
     verdicts = check_claims(state.get("draft", []), evidence)
     tokens, note, stopped = 0, "", None
     if any(v.supported for v in verdicts):
-        result = context.reasoner.judge(state["question"], verdicts, evidence, context.call_budget())
+        result = context.reasoner.judge(question_of(state), verdicts, evidence, context.call_budget())
         verdicts, tokens, note, stopped = result.value, result.tokens, result.note, result.stopped
     kept = sum(v.supported for v in verdicts)
     short_answer = grounded_short_answer(state.get("short_answer"), verdicts, evidence)

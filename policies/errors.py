@@ -27,3 +27,7 @@ class StoreUnwritable(BoundloopError):
 
 class StoreDamaged(BoundloopError):
     """A database file is damaged; the message names the file and what to do."""
+
+
+class UnknownConversation(BoundloopError):
+    """No such conversation for this user: another user's conversation is reported the same way."""

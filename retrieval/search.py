@@ -91,6 +91,10 @@ class EntitledSearcher:
         self._encoder = encoder
         self._access = access
 
+    def readable(self, chunk_ids: list[str]) -> set[str]:
+        """Which of these chunks the bound principal may read now (deleted or re-labelled ones are not)."""
+        return set(self._backend.load_chunks(sorted(set(chunk_ids)), self._access)) if chunk_ids else set()
+
     def search(
         self, query: str, k: int = 10, mode: SearchMode = "hybrid", timeout: float | None = None
     ) -> list[SearchHit]:

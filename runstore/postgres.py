@@ -21,7 +21,8 @@ from runstore.pooled_saver import PooledPostgresSaver
 from runstore.retention import Retention
 from runstore.schema import ColumnTypes, migrations
 from runstore.serde import checkpoint_serde
-from runstore.store import RunStore, Sql
+from runstore.sql import Sql
+from runstore.store import RunStore
 
 MIGRATIONS = migrations(ColumnTypes(real="DOUBLE PRECISION", boolean="BOOLEAN", json="JSONB"))
 # Workers start together; one advisory lock keeps their schema migrations from racing each other.

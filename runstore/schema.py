@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runstore.store import Migration
+from runstore.sql import Migration
 
 
 @dataclass(frozen=True)
@@ -43,5 +43,23 @@ def migrations(types: ColumnTypes) -> list[Migration]:
             "CREATE INDEX IF NOT EXISTS boundloop_runs_created ON boundloop_runs(created_at)",
             f"CREATE TABLE IF NOT EXISTS boundloop_health (id INTEGER PRIMARY KEY, checked_at {types.real} NOT NULL)",
             "INSERT INTO boundloop_health (id, checked_at) VALUES (1, 0)",
+        ),
+        (  # 3: conversations; the conversation each run is a turn of, and what the turns it leaned on showed
+            f"""CREATE TABLE IF NOT EXISTS boundloop_conversations (
+                conversation_id TEXT PRIMARY KEY,
+                owner TEXT NOT NULL,
+                created_at {types.real} NOT NULL,
+                updated_at {types.real} NOT NULL,
+                title TEXT NOT NULL
+            )""",
+            "CREATE INDEX IF NOT EXISTS boundloop_conversations_owner ON boundloop_conversations(owner, updated_at)",
+            "ALTER TABLE boundloop_runs ADD COLUMN conversation_id TEXT",
+            "ALTER TABLE boundloop_runs ADD COLUMN context_chunks TEXT",  # JSON: what a follow-up's context showed
+            "CREATE INDEX IF NOT EXISTS boundloop_runs_conversation ON boundloop_runs(conversation_id, created_at)",
+        ),
+        (  # 4: the owner's feedback on a run, kept with the run (the latest rating wins)
+            "ALTER TABLE boundloop_runs ADD COLUMN feedback_score INTEGER",
+            "ALTER TABLE boundloop_runs ADD COLUMN feedback_comment TEXT",
+            f"ALTER TABLE boundloop_runs ADD COLUMN feedback_at {types.real}",
         ),
     ]

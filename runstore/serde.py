@@ -5,6 +5,7 @@ from __future__ import annotations
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from domain import models
+from domain.conversation import Turn
 from domain.trace import Span
 from domain.usage import Usage
 
@@ -12,7 +13,7 @@ from domain.usage import Usage
 CHECKPOINT_TYPES = [
     models.Understanding, models.SubQuery, models.Plan, models.Evidence, models.Coverage, models.Conflict,
     models.Gap, models.Assessment, models.Refinement, models.Claim, models.Draft, models.Verdict, models.Citation,
-    models.FallbackResult, Span, Usage,
+    models.FallbackResult, Span, Usage, Turn,
 ]
 
 

@@ -22,7 +22,8 @@ from retrieval.sqlite_failures import sqlite_failure
 from runstore.retention import Retention
 from runstore.schema import ColumnTypes, migrations
 from runstore.serde import checkpoint_serde
-from runstore.store import RunStore, Sql
+from runstore.sql import Sql
+from runstore.store import RunStore
 
 MIGRATIONS = migrations(ColumnTypes(real="REAL", boolean="INTEGER", json="TEXT"))
 INCREMENTAL = 2  # PRAGMA auto_vacuum: deleted runs' pages can be given back to the file system

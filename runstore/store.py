@@ -1,7 +1,8 @@
 """The run store's one interface: checkpoints through `checkpointer`, and the registry of runs in SQL both stores share.
 
-The registry says who owns each run and how it ended, for `/runs`, `boundloop stats` and ownership checks. It lives
-beside the checkpoints but apart from them: the loop's state and trace never hold the user.
+The registry says who owns each run and how it ended, for `/runs`, `boundloop stats` and ownership checks, and holds
+the conversations the runs are turns of (`runstore.conversations`) and the feedback on them (`runstore.feedback`). It
+lives beside the checkpoints but apart from them: the loop's state and trace never hold the user.
 """
 
 from __future__ import annotations
@@ -9,29 +10,29 @@ from __future__ import annotations
 import json
 import logging
 import time
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from abc import abstractmethod
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from domain.result import RunResult
 from policies.errors import BoundloopError, StoreDamaged, StoreUnwritable
+from runstore.conversations import ConversationRecords, stored_result
+from runstore.feedback import FeedbackRecords
 from runstore.process import still_running, worker_id
 from runstore.retention import INTERRUPTED_AFTER_S, PRUNE_BATCH, Retention
+from runstore.sql import Migration, Sql
 
+__all__ = ["Migration", "RunStore", "Sql", "StoreKind"]
 log = logging.getLogger(__name__)
 
 StoreKind = Literal["sqlite", "postgres"]
-Sql = Callable[..., list[dict[str, Any]]]
-"""Runs one statement, `?` placeholders, inside a transaction; returns its rows (none for a change)."""
-Migration = Sequence[str]
-"""The statements that bring the registry's tables from one schema version to the next."""
-STATS_COLUMNS = ("query_class", "status", "complete", "stop_reason", "hops", "tokens", "retrieval_calls", "elapsed_ms")
+STATS_COLUMNS = ("query_class", "status", "complete", "stop_reason", "hops", "tokens", "retrieval_calls", "elapsed_ms",
+                 "feedback_score")
 
 
-class RunStore(ABC):
+class RunStore(ConversationRecords, FeedbackRecords):
     """Checkpoints and the run registry of one deployment, shared by every process that serves it.
 
     Implementations supply the connection (`_execute`, `_rows`, `_transaction`), how a JSON value is sent
@@ -47,19 +48,31 @@ class RunStore(ABC):
     refused_write: bool = False
     """Set when a write was refused (a full disk), cleared by the next run recorded whole: `/healthz` reports it."""
 
-    def start(self, run_id: str, owner: str, question: str) -> None:
-        """Record a run as it starts (unfinished until `finish`), with the process that runs it."""
-        self._execute("INSERT INTO boundloop_runs (run_id, owner, created_at, question, worker) VALUES (?, ?, ?, ?, ?)",
-                      (run_id, owner, time.time(), question, worker_id()))
+    def start(self, run_id: str, owner: str, question: str, conversation_id: str | None = None) -> None:
+        """Record a run as it starts (unfinished until `finish`), with the process that runs it.
 
-    def finish(self, run_id: str, result: RunResult) -> None:
-        """Record how a run ended (the figures `stats` reads get columns of their own), then apply retention a step."""
+        With a `conversation_id` the run is the conversation's next turn; a conversation not yet known is made, with
+        `owner` as its owner (the caller has checked that a known one is theirs).
+        """
+        now = time.time()
+        with self._transaction() as sql:
+            sql("INSERT INTO boundloop_runs (run_id, owner, created_at, question, worker, conversation_id) "
+                "VALUES (?, ?, ?, ?, ?, ?)", run_id, owner, now, question, worker_id(), conversation_id)
+            if conversation_id is not None:
+                self._join(sql, conversation_id, owner, question, now)
+
+    def finish(self, run_id: str, result: RunResult, context_chunks: Sequence[str] = ()) -> None:
+        """Record how a run ended (the figures `stats` reads get columns of their own), then apply retention a step.
+
+        `context_chunks`: what the earlier turns a follow-up's standalone question leaned on showed.
+        """
         usage = result.usage
         self._execute(
             "UPDATE boundloop_runs SET status=?, query_class=?, complete=?, stop_reason=?, hops=?, tokens=?, "
-            "retrieval_calls=?, elapsed_ms=?, result=? WHERE run_id=?",
+            "retrieval_calls=?, elapsed_ms=?, result=?, context_chunks=? WHERE run_id=?",
             (result.status, result.query_class, result.complete, result.stop_reason, usage.hops, usage.tokens,
-             usage.retrieval_calls, usage.elapsed_ms, self._json(result.model_dump_json()), run_id),
+             usage.retrieval_calls, usage.elapsed_ms, self._json(result.model_dump_json()),
+             json.dumps(sorted(context_chunks)) if context_chunks else None, run_id),
         )
         self.refused_write = False
         try:
@@ -86,9 +99,20 @@ class RunStore(ABC):
         for run_id in doomed:
             self.checkpointer.delete_thread(run_id)
         marks = ", ".join("?" * len(doomed))
+        conversations = self._rows(f"SELECT DISTINCT conversation_id FROM boundloop_runs WHERE run_id IN ({marks}) "
+                                   "AND conversation_id IS NOT NULL", tuple(doomed))
         self._execute(f"DELETE FROM boundloop_runs WHERE run_id IN ({marks})", tuple(doomed))
+        self._drop_empty_conversations([row["conversation_id"] for row in conversations])
         self._reclaim()
         return len(doomed)
+
+    def delete_conversation(self, conversation_id: str) -> int:
+        """Delete a conversation with every run of it (registry rows, feedback, checkpoints); the runs deleted."""
+        runs = self._forget_conversation(conversation_id)
+        for run_id in runs:
+            self.checkpointer.delete_thread(run_id)
+        self._reclaim()
+        return len(runs)
 
     def prune(self) -> int:
         """Apply the retention in full, a batch at a time; the number of runs deleted."""
@@ -133,13 +157,18 @@ class RunStore(ABC):
         rows = self._rows("SELECT owner FROM boundloop_runs WHERE run_id=?", (run_id,))
         return rows[0]["owner"] if rows else None
 
+    def shown_chunks(self, run_id: str) -> set[str]:
+        """Every chunk a finished run shows: its result's, and those of the earlier turns its question leaned on."""
+        rows = self._rows("SELECT result, context_chunks FROM boundloop_runs WHERE run_id=?", (run_id,))
+        result = stored_result(rows[0]["result"]) if rows else None
+        if result is None:
+            return set()
+        return result.shown_chunks() | set(json.loads(rows[0]["context_chunks"] or "[]"))
+
     def result(self, run_id: str) -> RunResult | None:
         """The run's result, or None while it runs (or for an unknown run)."""
         rows = self._rows("SELECT result FROM boundloop_runs WHERE run_id=?", (run_id,))
-        stored = rows[0]["result"] if rows else None
-        if stored is None:
-            return None
-        return RunResult.model_validate(json.loads(stored) if isinstance(stored, str | bytes) else stored)
+        return stored_result(rows[0]["result"]) if rows else None
 
     def interrupted(self, run_id: str) -> bool:
         """Whether the run was left unfinished by a crash."""
@@ -151,39 +180,9 @@ class RunStore(ABC):
                           "WHERE status IS NOT NULL AND status <> 'interrupted'")
         return [{**row, "complete": int(bool(row["complete"]))} for row in rows]
 
-    def _migrate(self, migrations: Sequence[Migration]) -> None:
-        """Apply, in order and each in one transaction, the migrations this database has not had yet.
-
-        Version n of the registry's schema is `migrations[:n]` applied; `boundloop_schema` records n. A new table
-        or column (conversations, say) is one more migration at the end of `runstore.schema.migrations`.
-        """
-        for version, migration in enumerate(migrations, start=1):
-            with self._transaction() as sql:
-                sql("CREATE TABLE IF NOT EXISTS boundloop_schema (version INTEGER NOT NULL)")
-                rows = sql("SELECT max(version) AS version FROM boundloop_schema")
-                if (rows[0]["version"] or 0) >= version:
-                    continue
-                for statement in migration:
-                    sql(statement)
-                sql("INSERT INTO boundloop_schema (version) VALUES (?)", version)
-
     def failure(self, exc: BaseException) -> BoundloopError | None:
         """The clear error an exception from this store (or its checkpointer) stands for: a full disk, damage."""
         return None
-
-    @abstractmethod
-    def _transaction(self) -> AbstractContextManager[Sql]:
-        """A transaction that other writers wait for; its `Sql` runs statements inside it."""
-
-    @abstractmethod
-    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None: ...
-
-    @abstractmethod
-    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]: ...
-
-    @abstractmethod
-    def _json(self, text: str) -> Any:
-        """A JSON document as this store's driver sends it."""
 
     @abstractmethod
     def _reclaim(self) -> None:

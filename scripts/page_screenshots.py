@@ -51,6 +51,16 @@ def main() -> int:
             page.locator("body").click(position={"x": 5, "y": 5})  # no focus ring in the picture
             save(page, "page-answer.png", clip=clip_to(page, turn))
             session.assert_clean()
+        with browser_session(driver, base, width=1000, height=1100) as session:
+            page = session.page
+            sign_in(page, session.base, "demo-key-dan")
+            ask(page, "How much does a monthly parking permit cost at the Toronto office?")
+            turn = ask(page, "And daily parking?")
+            turn.get_by_test_id("feedback-up").click()
+            page.get_by_text("your rating was saved").wait_for()
+            page.locator("body").click(position={"x": 5, "y": 5})
+            save(page, "page-conversation.png", clip=clip_to(page, turn))
+            session.assert_clean()
         with browser_session(driver, base, width=1000, height=1900) as session:
             page = session.page
             sign_in(page, session.base, "demo-key-bob")

@@ -20,6 +20,7 @@ from service.master_watch import watch_master
 from service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
 from service.rate_limit_middleware import RateLimitMiddleware
 from service.routes_ask import router as ask_router
+from service.routes_conversations import router as conversations_router
 from service.routes_ingest import router as ingest_router
 from service.routes_me import router as me_router
 from service.routes_ops import router as ops_router
@@ -29,7 +30,7 @@ from service.state import ServiceState, build_state
 from service.web import install_web
 from service.web import router as web_router
 
-ROUTERS = (ask_router, runs_router, ingest_router, ops_router, me_router)
+ROUTERS = (ask_router, conversations_router, runs_router, ingest_router, ops_router, me_router)
 
 
 def create_app(state: ServiceState | None = None,

@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from policies.errors import BoundloopError, EntitlementError, StoreDamaged, StoreUnwritable
+from policies.errors import BoundloopError, EntitlementError, StoreDamaged, StoreUnwritable, UnknownConversation
 from service.errors import AuthenticationFailed, ServiceError
 from service.ingest_upload import UploadRejected
 from service.models import error_body
@@ -48,6 +48,11 @@ async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(error_body(str(exc)), status_code=exc.status_code, headers=headers)
 
 
+async def _unknown_conversation(request: Request, exc: Exception) -> JSONResponse:
+    # Another user's conversation reads the same as one that does not exist.
+    return JSONResponse(error_body(str(exc)), status_code=404)
+
+
 async def _entitlement(request: Request, exc: Exception) -> JSONResponse:
     # Its message may name the directory file; the caller learns only that access was refused.
     log.warning("entitlement refused: %s", exc)
@@ -77,6 +82,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(EntitlementError, _entitlement)
+    app.add_exception_handler(UnknownConversation, _unknown_conversation)
     app.add_exception_handler(StoreUnwritable, _store)
     app.add_exception_handler(StoreDamaged, _store)
     app.add_exception_handler(BoundloopError, _internal)

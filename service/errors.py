@@ -29,6 +29,12 @@ class NotFound(ServiceError):
     status_code = 404
 
 
+class Conflict(ServiceError):
+    """The resource is not in a state that allows the request (feedback on a run that has not finished)."""
+
+    status_code = 409
+
+
 class InvalidInput(ServiceError):
     """A well-formed request whose content cannot be used."""
 

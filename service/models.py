@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from domain.feedback import Feedback
 from domain.result import RunResult
 from domain.trace import Span
 from domain.usage import Usage
 from graph.runner import MAX_QUESTION_CHARS
 
 Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)]
+ID_PATTERN = r"^[0-9a-f]{32}$"
+"""A run's or a conversation's id: 32 lower-case hex digits."""
 
 
 class Strict(BaseModel):
@@ -24,6 +28,10 @@ class AskRequest(Strict):
     """A question; the user comes from the credential, so a body naming one is refused."""
 
     question: Question = Field(description=f"The question, 1 to {MAX_QUESTION_CHARS} characters.")
+    conversation_id: str | None = Field(
+        default=None, pattern=ID_PATTERN,
+        description="Continue this conversation of yours (the question may then be a follow-up of its earlier "
+                    "turns); omit it to start a new one. Another user's conversation, like an unknown one, is a 404.")
 
 
 class RunView(Strict):
@@ -33,6 +41,56 @@ class RunView(Strict):
     finished: bool
     interrupted: bool = Field(default=False, description="The process running it stopped before it finished.")
     result: RunResult | None = None
+    feedback: Feedback | None = Field(default=None, description="The caller's latest rating of the answer, if any.")
+
+
+class FeedbackView(Feedback):
+    """The rating as stored with the run."""
+
+    run_id: str
+
+
+class ConversationSummary(Strict):
+    """One of the caller's conversations."""
+
+    conversation_id: str
+    title: str = Field(description="Its first question, as asked.")
+    created_at: datetime
+    updated_at: datetime = Field(description="When its latest turn was asked.")
+    turns: int = Field(description="How many turns it has kept (older ones go with the run retention).")
+
+
+class ConversationPage(Strict):
+    """The caller's conversations, most recently updated first."""
+
+    conversations: list[ConversationSummary]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page.")
+
+
+class ConversationTurn(Strict):
+    """One turn: what was asked and what the asker was shown."""
+
+    run_id: str
+    question: str = Field(description="The question as asked.")
+    standalone_question: str | None = Field(description="The question as the loop answered it (a follow-up "
+                                                        "resolved); null while it runs or when withheld.")
+    answer: str | None = Field(description="The answer with [n] markers, or why there is none; null while it runs, "
+                                           "when interrupted, or when withheld.")
+    short_answer: str | None
+    status: Literal["answered", "abstained", "fallback", "running", "interrupted"]
+    time: datetime = Field(description="When it was asked.")
+    withheld: bool = Field(default=False, description="It showed documents you can no longer read: only your "
+                                                      "question is shown.")
+
+
+class ConversationView(Strict):
+    """A conversation of the caller's with its turns, oldest first. Only the last 50 are a follow-up's context."""
+
+    conversation_id: str
+    title: str
+    created_at: datetime
+    updated_at: datetime
+    turns: list[ConversationTurn]
 
 
 class TraceResponse(Strict):

@@ -17,7 +17,7 @@ from service.sse import SSE_MEDIA_TYPE
 from service.streaming import open_stream
 
 router = APIRouter(tags=["ask"])
-ERRORS = error_responses(400, 401, 403, 413, 422, 500, 503)
+ERRORS = error_responses(400, 401, 403, 404, 413, 422, 500, 503)
 STREAM_DOC: dict[str, Any] = {
     "description": "Server-sent events: `span` (one per transition, with the budget used so far), then `result` "
                    "(the RunResult), or `error` if the run fails after the stream began.",
@@ -27,10 +27,14 @@ STREAM_DOC: dict[str, Any] = {
 
 @router.post("/ask", response_model=RunResult, responses=ERRORS, summary="Ask a question and wait for the answer")
 async def ask(body: AskRequest, user: CurrentUser, state: State) -> RunResult:
-    """Cited claims, a fallback list or an honest abstention; never past the run's budget."""
+    """Cited claims, a fallback list or an honest abstention; never past the run's budget.
+
+    With `conversation_id` (one of yours) the question may be a follow-up of that conversation; the result always
+    names its conversation (a new one when none was given) and the standalone question it answered.
+    """
     started = time.perf_counter()
     try:
-        result = await run_in_threadpool(state.runner.ask, body.question, user)
+        result = await run_in_threadpool(state.runner.ask, body.question, user, body.conversation_id)
     except Exception:
         metrics.record_failure("ask")
         raise
@@ -42,5 +46,5 @@ async def ask(body: AskRequest, user: CurrentUser, state: State) -> RunResult:
              summary="Ask a question and follow every transition")
 async def ask_stream(body: AskRequest, user: CurrentUser, state: State) -> StreamingResponse:
     """One `span` event per transition, then the `result` event."""
-    frames = await open_stream(state, body.question, user)
+    frames = await open_stream(state, body.question, user, body.conversation_id)
     return StreamingResponse(frames, media_type=SSE_MEDIA_TYPE, headers={"Cache-Control": "no-store"})

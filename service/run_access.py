@@ -1,7 +1,8 @@
 """Whether a caller may still read a stored run: its owner, and only while every chunk it shows is still theirs.
 
-A run's result quotes the chunks it cites (claims, citations, fallback snippets, conflicts) and its trace names what
-its evidence said. Access is decided again on every read, with the directory and the index as they are now: a run
+A run's result quotes the chunks it cites (claims, citations, fallback snippets, conflicts), a follow-up's standalone
+question may quote an earlier answer (the run store keeps what those turns showed), and its trace names what its
+evidence said. Access is decided again on every read, with the directory and the index as they are now: a run
 whose owner has since lost a group, or whose cited document was re-labelled or deleted, is withheld.
 """
 
@@ -10,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from domain.models import Evidence
-from domain.result import RunResult
 from service.errors import Forbidden, NotFound
 from service.state import ServiceState
 
@@ -21,13 +21,6 @@ def require_owner(state: ServiceState, run_id: str, user: str) -> None:
     """404, not 403, for another user's run: whether a run id exists is itself not theirs to learn."""
     if state.store.owner(run_id) != user:
         raise NotFound(f"no run {run_id}")
-
-
-def result_chunks(result: RunResult) -> set[str]:
-    """Every chunk id a stored result shows or cites."""
-    ids = {c.chunk_id for c in result.citations} | {r.chunk_id for r in result.fallback_results}
-    ids |= {cid for claim in result.claims for cid in claim.citations}
-    return ids | {cid for conflict in result.conflicts for cid in conflict.chunk_ids}
 
 
 def evidence_chunks(evidence: Iterable[Evidence]) -> set[str]:

@@ -19,6 +19,7 @@ from runstore.store import RunStore
 from service.demo_keys import NO_DIRECTORY, refuse_published_keys
 from service.directory_reload import ReloadingDirectory
 from service.identity import IdentityResolver
+from service.langsmith_feedback import LangSmithFeedback
 from service.settings import ServiceSettings
 
 
@@ -33,6 +34,8 @@ class ServiceState:
     store: RunStore
     reasoner: Reasoner
     limits: BudgetLimits = field(default_factory=BudgetLimits)
+    langsmith: LangSmithFeedback = field(default_factory=LangSmithFeedback)
+    """Where ratings are copied when LangSmith tracing is configured."""
 
     def __post_init__(self) -> None:
         self.identity = IdentityResolver(self.directory, self.settings.jwt_secret, self.settings.jwt_max_ttl_s)

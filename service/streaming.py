@@ -41,10 +41,11 @@ def _start_producer(produce: Callable[[], Iterator[Event]]) -> asyncio.Queue[Any
     return queue
 
 
-async def open_stream(state: ServiceState, question: str, user: str) -> AsyncIterator[str]:
+async def open_stream(state: ServiceState, question: str, user: str,
+                      conversation_id: str | None = None) -> AsyncIterator[str]:
     """Start the run; raises here (before any byte is sent) if it fails before its first transition."""
     started = time.perf_counter()
-    queue = _start_producer(lambda: state.runner.stream(question, user))
+    queue = _start_producer(lambda: state.runner.stream(question, user, conversation_id))
     first = await queue.get()
     if isinstance(first, BaseException):
         metrics.record_failure("ask_stream")

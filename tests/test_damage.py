@@ -42,7 +42,7 @@ def test_damage_found_while_in_use_leaves_runs_unrecorded_and_the_next_open_repl
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     store = runner.store
 
-    def malformed(self, run_id, owner, question):  # what a damaged page under the registry reads as
+    def malformed(self, run_id, owner, question, conversation=None):  # what a damaged page of the registry reads as
         with self._translated():
             raise sqlite3.DatabaseError("database disk image is malformed")
 

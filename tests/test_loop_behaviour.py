@@ -18,13 +18,14 @@ RESTRICTED = {"salaries", "reorg", "orphan"}
 
 def test_graph_shape_every_working_node_goes_to_the_governor():
     graph = build_graph().get_graph()
-    nodes = set(graph.nodes) - {"__start__", "__end__"}
-    assert nodes == {"governor", "understand", "plan", "retrieve", "evaluate", "refine", "synthesise", "verify",
-                     "respond"}
+    nodes = set(graph.nodes) - {"__start__", "__end__", "intake"}
+    assert nodes == {"governor", "resolve", "understand", "plan", "retrieve", "evaluate", "refine", "synthesise",
+                     "verify", "respond"}
     outgoing: dict[str, set[str]] = {}
     for edge in graph.edges:
         outgoing.setdefault(edge.source, set()).add(edge.target)
-    assert outgoing["__start__"] == {"governor"}
+    assert outgoing["__start__"] == {"intake"}  # a new question clears the last one's state first
+    assert outgoing["intake"] == {"governor"}
     for node in nodes - {"governor"}:
         assert outgoing[node] == {"governor"}, node
     assert outgoing["governor"] == nodes - {"governor"} | {"__end__"}
@@ -158,7 +159,8 @@ def test_trace_has_a_span_per_transition(tmp_path, index, encoder, resolver):
     result = runner.ask("Who is the Head of Finance?", "bob")
     spans = runner.trace(result.run_id)
     nodes = [s.node for s in spans]
-    assert nodes[:4] == ["governor", "understand", "governor", "plan"]
+    assert nodes[:6] == ["governor", "resolve", "governor", "understand", "governor", "plan"]
+    assert spans[1].decision == "stands alone" and spans[1].reason == "no earlier turns"
     governors = nodes.count("governor")
     assert nodes[-2:] == ["respond", "governor"] and governors == len(nodes) - governors + 1
     for span in spans:

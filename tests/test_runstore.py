@@ -53,7 +53,7 @@ def test_the_registry_keeps_owner_and_result(place):
         assert store.result("r1") == result("r1")
         assert store.finished_runs() == [{"query_class": "lookup", "status": "answered", "complete": 1,
                                           "stop_reason": None, "hops": 1, "tokens": 9, "retrieval_calls": 2,
-                                          "elapsed_ms": 40}]
+                                          "elapsed_ms": 40, "feedback_score": None}]
     finally:
         store.close()
 

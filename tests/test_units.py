@@ -74,7 +74,9 @@ def test_usage_adds_up_every_field():
 @pytest.mark.parametrize(
     "state, route",
     [
-        ({}, "understand"),
+        ({}, "resolve"),
+        ({"next_step": None}, "resolve"),  # intake clears the last question's next step
+        ({"next_step": "understand"}, "understand"),
         ({"next_step": "retrieve"}, "retrieve"),
         ({"next_step": "retrieve", "stop_reason": "hops"}, "synthesise"),
         ({"next_step": "plan", "stop_reason": "time"}, "synthesise"),
@@ -99,3 +101,21 @@ def test_stats_separates_limit_hit_runs():
     assert summary["avg_hops_by_class"] == {"lookup": 1.0, "multi_hop": 2.5}
     assert summary["limit_hit_share"] == {"hops": 0.25, "tokens": 0.0, "time": 0.25, "retrieval_calls": 0.0}
     assert summary["limit_hit_runs"]["answered_share"] == 0.5 and summary["other_runs"]["answered_share"] == 1.0
+    assert summary["feedback"] == {"rated": 0, "positive_share": None}
+
+
+def test_stats_count_feedback_per_class_and_for_limit_hit_runs_against_the_rest():
+    runs = [
+        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1, "feedback_score": 1},
+        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1, "feedback_score": -1},
+        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1, "feedback_score": 1},
+        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1, "feedback_score": None},
+        {"query_class": "multi_hop", "status": "fallback", "stop_reason": "hops", "hops": 3, "feedback_score": -1},
+        {"query_class": "multi_hop", "status": "answered", "stop_reason": None, "hops": 2, "feedback_score": None},
+    ]
+    summary = summarise(runs)
+    assert summary["feedback"] == {"rated": 4, "positive_share": 0.5}
+    assert summary["feedback_by_class"] == {"lookup": {"rated": 3, "positive_share": 2 / 3},
+                                            "multi_hop": {"rated": 1, "positive_share": 0.0}}
+    assert (summary["limit_hit_runs"]["rated"], summary["limit_hit_runs"]["positive_share"]) == (1, 0.0)
+    assert (summary["other_runs"]["rated"], summary["other_runs"]["positive_share"]) == (3, 2 / 3)

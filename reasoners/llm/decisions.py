@@ -8,12 +8,29 @@ from __future__ import annotations
 
 import re
 
+from domain.conversation import Resolution
 from domain.models import Claim, Draft, Plan, SubQuery, Verdict
 from reasoners.llm.messages import MAX_CLAIMS, MAX_SUBQUERIES
-from reasoners.llm.schemas import Judgement, SearchPlan
+from reasoners.llm.schemas import Judgement, SearchPlan, StandaloneQuestion
 
 MIN_K, MAX_K = 1, 20  # SubQuery's bounds
+MAX_STANDALONE_CHARS = 4000  # the longest question a caller may ask (graph.runner.MAX_QUESTION_CHARS)
 _MARKER = re.compile(r"\s*\[([^\[\]]{1,80})\]")
+
+
+def standalone(rewrite: StandaloneQuestion, question: str, turns: int) -> Resolution | None:
+    """The model's rewrite as a resolution, or None when it cannot be used (empty, or longer than a question may be).
+
+    A rewrite the model says needed no earlier turn keeps the question as asked, word for word. One that used them
+    may have taken words from any of the `turns` it was shown: it leans on them all.
+    """
+    text = " ".join(rewrite.standalone_question.split())
+    if not text or len(text) > MAX_STANDALONE_CHARS:
+        return None
+    if not rewrite.follow_up or text == question.strip():
+        return Resolution(standalone_question=question, how="the model found it stands alone")
+    return Resolution(standalone_question=text, follow_up=True, leaned_on=list(range(turns)),
+                      how="rewritten by the model")
 
 
 def normalise_plan(plan: SearchPlan) -> Plan:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from domain.conversation import Turn
 from domain.models import Evidence, Understanding, Verdict
 from reasoners.llm import quoting
 from reasoners.llm.prompts import Prompts
@@ -26,6 +27,9 @@ class StepMessages:
 
     def _ask(self, template: str, **values: object) -> list[BaseMessage]:
         return [SystemMessage(self.prompts.render("system")), HumanMessage(self.prompts.render(template, **values))]
+
+    def rewrite(self, question: str, earlier: list[Turn]) -> list[BaseMessage]:
+        return self._ask("rewrite", question=quoting.question_text(question), turns=quoting.turns(earlier))
 
     def understand(self, question: str) -> list[BaseMessage]:
         return self._ask("understand", question=quoting.question_text(question))

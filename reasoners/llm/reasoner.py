@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
+from domain.conversation import Resolution, Turn
 from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
 from graph.reasoner import StepResult
 from policies.budget import BudgetExhausted, CallBudget
@@ -20,7 +21,7 @@ from reasoners.llm import decisions
 from reasoners.llm.calls import Reply, StructuredCaller
 from reasoners.llm.messages import StepMessages, best_evidence
 from reasoners.llm.prompts import Prompts, load_prompts
-from reasoners.llm.schemas import Answer, Judgement, QuestionUnderstanding, SearchPlan
+from reasoners.llm.schemas import Answer, Judgement, QuestionUnderstanding, SearchPlan, StandaloneQuestion
 from reasoners.llm.settings import LLMSettings
 from reasoners.offline import OfflineReasoner
 
@@ -57,6 +58,20 @@ class LLMReasoner:
         self.offline = offline or OfflineReasoner()
         self.caller = StructuredCaller(model, settings, StepMessages(self.prompts))
         self.messages = self.caller.messages
+
+    def resolve(self, question: str, turns: list[Turn], budget: CallBudget) -> StepResult[Resolution]:
+        """The versioned rewrite prompt, with structured output; no call when there is no earlier turn."""
+        if not turns:
+            return self.offline.resolve(question, turns, budget)
+        try:
+            reply = self.caller.ask("rewrite", StandaloneQuestion, self.messages.rewrite(question, turns), budget)
+        except BudgetExhausted:
+            reply = NOT_SENT
+        resolution = decisions.standalone(reply.value, question, len(turns)) if reply.value is not None else None
+        if resolution is None:
+            failed = reply if reply.value is None else Reply(None, reply.tokens, "unusable rewrite")
+            return _fallback(self.offline.resolve(question, turns, budget.after(reply.tokens)), failed)
+        return StepResult(resolution, tokens=reply.tokens, note=_repaired(reply))
 
     def understand(self, question: str, budget: CallBudget) -> StepResult[Understanding]:
         reply = self.caller.ask("understand", QuestionUnderstanding, self.messages.understand(question), budget)

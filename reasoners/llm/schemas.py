@@ -18,6 +18,14 @@ from retrieval.search import SearchMode
 AnswerType = Literal["person", "place", "date", "number", "yes_no", "other"]
 
 
+class StandaloneQuestion(BaseModel):
+    """The latest question, rewritten to stand alone."""
+
+    standalone_question: str = Field(description="The latest question with every reference to the earlier turns "
+                                                 "replaced by what it refers to; unchanged if it stands alone.")
+    follow_up: bool = Field(description="True if the earlier turns were needed to understand it.")
+
+
 class QuestionUnderstanding(BaseModel):
     """What kind of question this is and what it is about."""
 

@@ -11,11 +11,11 @@ from policies.errors import BoundloopError
 
 Provider = Literal["openai", "azure_openai"]
 Method = Literal["json_schema", "function_calling", "json_mode"]
-Step = Literal["understand", "plan", "synthesise", "judge"]
+Step = Literal["rewrite", "understand", "plan", "synthesise", "judge"]
 
 # Caps on each call's completion. The pre-send token check counts the cap in full, so a call that passes the check
 # cannot push the run past `BOUNDLOOP_MAX_TOKENS` however long the model's reply would have been.
-OUTPUT_TOKENS: dict[Step, int] = {"understand": 300, "plan": 600, "synthesise": 1500, "judge": 600}
+OUTPUT_TOKENS: dict[Step, int] = {"rewrite": 200, "understand": 300, "plan": 600, "synthesise": 1500, "judge": 600}
 
 
 class LLMSettings(BaseModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, TypeVar
 
+from domain.conversation import Resolution, Turn
 from domain.models import (
     Assessment,
     Draft,
@@ -17,7 +18,7 @@ from domain.models import (
 )
 from graph.reasoner import StepResult
 from policies.budget import BudgetExhausted, CallBudget, estimate_tokens
-from reasoners.offline import assess, classify, extractive, planning
+from reasoners.offline import assess, classify, extractive, followups, planning
 from reasoners.offline.similarity import EncoderSimilarity
 
 T = TypeVar("T")
@@ -55,6 +56,14 @@ class OfflineReasoner:
     def similarity(self) -> EncoderSimilarity | None:
         """The reader's MiniLM similarity, or None to read by coverage alone; subclasses need not call __init__."""
         return EncoderSimilarity(getattr(self, "_encoder", None)) if getattr(self, "_use_model", True) else None
+
+    def resolve(self, question: str, turns: list[Turn], budget: CallBudget) -> StepResult[Resolution]:
+        """Pronouns and ellipsis filled in from the earlier questions and their short answers (`followups`)."""
+        if not turns:
+            return StepResult(Resolution(standalone_question=question, how="no earlier turns"))
+        resolution = followups.resolve(question, turns)
+        read = [f"{t.standalone_question} {t.short_answer or ''}" for t in turns]
+        return _charged(resolution, budget, question, *read, resolution.standalone_question)
 
     def understand(self, question: str, budget: CallBudget) -> StepResult[Understanding]:
         understanding = classify.classify(question)

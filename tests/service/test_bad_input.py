@@ -66,7 +66,7 @@ def test_internal_errors_are_a_bare_500(client, state, monkeypatch):
 
 
 def test_a_run_failing_mid_stream_ends_with_an_error_event(client, state, monkeypatch):
-    def half(question, user):
+    def half(question, user, conversation_id=None):
         yield "span", {"node": "governor", "start": 0.0, "duration_ms": 0.1, "decision": "go", "reason": "",
                        "usage": {"hops": 0, "tokens": 0, "retrieval_calls": 0, "elapsed_ms": 0}}
         raise RuntimeError("secret detail CANARY-HR-1111")

@@ -37,7 +37,8 @@ def test_a_full_disk_answers_503_and_healthz_says_degraded(tmp_path, real_index_
     shutil.copytree(real_index_dir, index)
     env = server_env(BOUNDLOOP_INDEX=str(index), BOUNDLOOP_DIRECTORY=str(keyed_directory))
     port = free_port()
-    args = _limited(160_000, "uvicorn", "--factory", "service.app:create_app", "--port", str(port),
+    # Room in the WAL for the migrations and the first run, not for forty runs.
+    args = _limited(240_000, "uvicorn", "--factory", "service.app:create_app", "--port", str(port),
                     "--log-level", "warning")
     statuses = []
     with running(args, env, "/healthz", port, tmp_path / "server.log") as base:

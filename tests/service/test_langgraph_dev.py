@@ -41,8 +41,34 @@ def test_a_run_with_an_api_key_returns_the_ask_json_shape(server):
     result = bob.runs.wait(thread["thread_id"], "boundloop",
                            input={"question": "Who approves expense claims above EUR 5,000?"})
     assert set(result) == set(RunResult.model_fields)
-    assert result["status"] == "answered" and result["run_id"] == thread["thread_id"]
+    assert result["status"] == "answered" and result["conversation_id"] == thread["thread_id"]
+    [run] = bob.runs.list(thread["thread_id"])  # a thread is a conversation; each run is a turn of its own
+    assert result["run_id"] == run["run_id"]
     assert result["citations"][0]["doc_id"] == "expense"
+
+
+def test_each_run_on_a_thread_answers_its_own_question(server):
+    """A question, an unrelated question and an ellipsis follow-up on one thread: each gets its own answer."""
+    bob = _client(server, "bob")
+    thread = bob.threads.create()["thread_id"]
+    first = bob.runs.wait(thread, "boundloop", input={"question": "Who approves expense claims above EUR 5,000?"})
+    updates = list(bob.runs.stream(thread, "boundloop", input={"question": "Who is the Head of People?"},
+                                   stream_mode="updates"))
+    second = bob.threads.get_state(thread)["values"]
+    third = bob.runs.wait(thread, "boundloop", input={"question": "And the Head of Finance?"})
+    assert first["short_answer"] == "Head of Finance" and first["standalone_question"].startswith("Who approves")
+    nodes = [node for part in updates if part.event == "updates" for node in part.data]
+    assert {"intake", "resolve", "understand", "retrieve", "respond"} <= set(nodes)  # not just the governor
+    assert "Tomas Berg" in second["answer"] and second["standalone_question"] == "Who is the Head of People?"
+    assert third["standalone_question"] == "Who is the Head of Finance?" and third["short_answer"] == "Priya Raman"
+    assert len({first["run_id"], second["run_id"], third["run_id"]}) == 3
+    assert {first["conversation_id"], third["conversation_id"]} == {thread}
+    state = bob.threads.get_state(thread)["values"]  # what Studio shows: the turns, and this question's trace
+    assert [t["question"] for t in state["turns"]] == [
+        "Who approves expense claims above EUR 5,000?", "Who is the Head of People?", "And the Head of Finance?"]
+    assert [t["standalone_question"] for t in state["turns"]][-1] == "Who is the Head of Finance?"
+    assert [s["node"] for s in state["spans"]][:2] == ["governor", "resolve"]
+    assert state["spans"][0]["usage"]["tokens"] == 0  # budgets per turn: each run starts from zero
 
 
 def test_threads_belong_to_their_owner(server):

@@ -5,7 +5,6 @@ Every test also checks that no request left the machine and that the console sta
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -37,15 +36,14 @@ def test_sign_in_ask_watch_the_steps_then_open_a_cited_passage(browser):
     sign_in(page, browser.base, "demo-key-alice")
     assert page.locator("#who-name").inner_text() == "Alice Moreau"
     assert storage_key(page) == "demo-key-alice"
-    # Issue 15's routes are not on this server: their controls stay hidden.
-    assert not page.get_by_test_id("new-conversation").is_visible()
+    page.get_by_test_id("new-conversation").wait_for()  # the server has the conversations routes
 
     turn = ask(page, LEAVE)
     seen = appearances(page)
     assert seen[0] == "step" and seen.count("answer") == 1
     assert seen.index("answer") >= 5  # understand, plan, search, evaluate, refine... before the answer
     names = turn.locator("[data-testid=step] .node").all_text_contents()
-    assert names[:3] == ["Understand", "Plan", "Search (hop 1)"] and "Verify" in names
+    assert names[:4] == ["Question", "Understand", "Plan", "Search (hop 1)"] and "Verify" in names
     steps = turn.get_by_test_id("step").all_text_contents()  # folded away under "Steps (n)" once answered
     assert any(re.search(r"q0 found \d+", s) for s in steps) and any("gap:" in s for s in steps)
 
@@ -110,10 +108,13 @@ def test_a_forbidden_question_shows_nothing_restricted(browser):
     sign_in(page, browser.base, "demo-key-bob")
     turn = ask(page, SALARY)
     assert turn.get_by_test_id("status").inner_text().split(" · ")[0] in {"Fallback", "Abstained"}
-    for citation in turn.get_by_test_id("citation").all():
-        citation.click()
-    turn.locator("details.trace summary").click()
-    turn.locator("[role=meter]").first.wait_for()
+    follow = ask(page, "And in Toronto?")  # a follow-up about the same forbidden document
+    assert "Toronto" in follow.locator(".standalone").inner_text()
+    for answered in (turn, follow):
+        for citation in answered.get_by_test_id("citation").all():
+            citation.click()
+        answered.locator("details.trace summary").click()
+        answered.locator("[role=meter]").first.wait_for()
     shown = page.evaluate("document.body.innerText")
     assert any("event: result" in body for body in received)
     restricted = _restricted_markers("bob")
@@ -196,19 +197,23 @@ def test_docs_render_from_local_assets(browser):
     browser.assert_clean()
 
 
-def test_another_users_conversation_is_not_listed(browser):
-    spec = json.loads(browser.page.request.get(browser.base + "openapi.json").text())
-    if "/conversations" not in spec["paths"]:
-        pytest.skip("issue 15's conversations API is not on this server yet")
+def test_another_users_conversation_is_not_listed_nor_opened(browser):
     page = browser.page
     sign_in(page, browser.base, "demo-key-alice")
     ask(page, LEAVE)
+    page.get_by_test_id("conversation").first.wait_for()
     mine = page.get_by_test_id("conversation").first.get_attribute("data-conversation-id")
     page.get_by_test_id("sign-out").click()
     sign_in(page, browser.base, "demo-key-bob")
-    page.get_by_test_id("new-conversation").wait_for()
+    ask(page, "Who is the Head of Finance?")  # bob has a conversation of his own, so his list is not empty
+    page.get_by_test_id("conversation").first.wait_for()
     listed = [b.get_attribute("data-conversation-id") for b in page.get_by_test_id("conversation").all()]
-    assert mine and mine not in listed
+    assert mine and listed and mine not in listed
+    bob = {"X-API-Key": "demo-key-bob"}
+    assert page.request.get(f"{browser.base}conversations/{mine}", headers=bob).status == 404
+    refused = page.request.post(f"{browser.base}ask/stream", headers=bob,
+                                data={"question": "And in Toronto?", "conversation_id": mine})
+    assert refused.status == 404 and "25 working days" not in refused.text()
     browser.assert_clean()
 
 

@@ -1,4 +1,4 @@
-"""The page's pure modules, run in the browser: claim marking, SSE framing, the conversations list's shapes."""
+"""The page's pure modules, run in the browser: claim marking, SSE framing."""
 
 from __future__ import annotations
 
@@ -57,16 +57,3 @@ def test_server_sent_events_split_anywhere_are_read_whole(page):
     }""")
     assert events == [{"event": "span", "data": {"node": "plan"}},
                       {"event": "result", "data": {"run_id": "r", "answer": "a\nb"}}]
-
-
-@pytest.mark.parametrize("body", [
-    [{"conversation_id": "c1", "title": "Leave"}],
-    {"conversations": [{"conversation_id": "c1", "title": "Leave"}]},
-    {"items": [{"id": "c1", "first_question": "Leave"}]},
-])
-def test_the_conversation_list_reads_the_shapes_the_contract_allows(page, body):
-    items = page.evaluate("""async (body) => {
-        const { conversationItems } = await import("./assets/js/conversations.js");
-        return conversationItems(body);
-    }""", body)
-    assert [(i["id"], i["label"]) for i in items] == [("c1", "Leave")]

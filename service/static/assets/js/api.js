@@ -7,10 +7,6 @@ export class ApiError extends Error {
     this.status = status;
     this.retryAfter = retryAfter;
   }
-
-  get missingRoute() {
-    return this.status === 404 || this.status === 405;
-  }
 }
 
 function describe(detail, status) {

@@ -1,11 +1,11 @@
-// Thumbs up or down on an answer, with an optional comment: `POST runs/{run_id}/feedback` (issue 15's contract,
-// {"score": 1 | -1, "comment"?: at most 2,000 characters}). The score is sent at the click; a comment is sent
+// Thumbs up or down on an answer, with an optional comment: `POST runs/{run_id}/feedback`
+// ({"score": 1 | -1, "comment"?: at most 2,000 characters}). The score is sent at the click; a comment is sent
 // with the same score afterwards, so the stored feedback is the latest of the two.
 import { el, uniqueId } from "./elements.js";
 
 const MAX_COMMENT = 2000;
 
-export function feedbackControls(api, runId, onMissing) {
+export function feedbackControls(api, runId) {
   let score = null;
   const note = el("p", { class: "hint", role: "status" });
   const id = uniqueId("comment");
@@ -18,8 +18,7 @@ export function feedbackControls(api, runId, onMissing) {
       await api.json("POST", `runs/${runId}/feedback`, body);
       return true;
     } catch (error) {
-      if (error.missingRoute) onMissing();
-      else note.textContent = `Your feedback was not saved: ${error.message}`;
+      note.textContent = `Your feedback was not saved: ${error.message}`;
       return false;
     }
   }

@@ -1,6 +1,5 @@
-// The page: sign in and out, ask (Enter) with live steps, and, where the server has them, conversations.
+// The page: sign in and out, the caller's conversations, ask (Enter) with live steps, follow-ups.
 import { Api, ApiError } from "./api.js";
-import { detectCapabilities } from "./capabilities.js";
 import { ConversationList } from "./conversations.js";
 import { forgetKey, saveKey, savedKey } from "./session.js";
 import { Turn } from "./turn.js";
@@ -34,17 +33,9 @@ class Page {
     $("api-key").value = "";
     $("sign-in-error").textContent = "";
     $("question").focus();
-    await this.detect();
-  }
-
-  async detect() {
-    const { conversations, feedback } = await detectCapabilities();
-    document.body.classList.toggle("feedback-off", !feedback);
-    document.body.classList.toggle("conversations-off", !conversations);
-    if (conversations) {
-      this.conversations = new ConversationList(this.api, $("conversation-list"), (id) => this.open(id));
-      await this.refreshConversations();
-    }
+    this.conversations = new ConversationList(api, $("conversation-list"), (id) => this.open(id),
+      (id, title) => this.remove(id, title));
+    await this.refreshConversations();
   }
 
   signOut(message = "") {
@@ -59,19 +50,8 @@ class Page {
     $("who").hidden = true;
     $("chat-view").hidden = true;
     $("sign-in-view").hidden = false;
-    document.body.classList.add("conversations-off", "feedback-off");
     $("sign-in-error").textContent = message;
     $("api-key").focus();
-  }
-
-  feedbackMissing() {
-    document.body.classList.add("feedback-off");
-  }
-
-  conversationsMissing() {
-    this.conversations = null;
-    this.conversationId = null;
-    document.body.classList.add("conversations-off");
   }
 
   async refreshConversations() {
@@ -80,7 +60,8 @@ class Page {
       await this.conversations.refresh();
       this.conversations.select(this.conversationId);
     } catch (error) {
-      if (error instanceof ApiError && error.missingRoute) this.conversationsMissing();
+      if (error instanceof ApiError && error.status === 401) this.signOut("Your key is no longer accepted.");
+      else this.conversations.failed(error.message);
     }
   }
 
@@ -101,18 +82,46 @@ class Page {
       turns = await this.conversations.turns(id);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) this.signOut("Your key is no longer accepted.");
+      else if (error instanceof ApiError && error.status === 404) await this.conversationGone();
       return;
     }
     for (const stored of turns) {
       const turn = this.addTurn(stored.question);
+      const finished = ["answered", "abstained", "fallback"].includes(stored.status);
       try {
-        const run = stored.run_id ? await this.api.json("GET", `runs/${stored.run_id}`) : null;
+        // The whole result (citations, trace, feedback) comes from the run; a withheld turn shows only its question.
+        const run = finished && !stored.withheld ? await this.api.json("GET", `runs/${stored.run_id}`) : null;
         if (run && run.result) turn.showResult(run.result);
         else turn.showStored(stored);
       } catch {
         turn.showStored(stored);
       }
     }
+  }
+
+  // Delete a conversation of the caller's, once confirmed: its runs, traces and ratings go with it.
+  async remove(id, title) {
+    if (!window.confirm(`Delete "${title}"? Its answers, traces and ratings are deleted too.`)) return;
+    try {
+      await this.api.json("DELETE", `conversations/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        this.signOut("Your key is no longer accepted.");
+        return;
+      }
+      if (!(error instanceof ApiError && error.status === 404)) {  // a 404: it was gone already
+        this.conversations.failed(error.message);
+        return;
+      }
+    }
+    if (this.conversationId === id) this.newConversation();
+    await this.refreshConversations();
+  }
+
+  // The open conversation no longer exists (deleted elsewhere, or taken by the run retention).
+  async conversationGone() {
+    this.newConversation();
+    await this.refreshConversations();
   }
 
   addTurn(question) {
@@ -130,7 +139,7 @@ class Page {
     field.value = "";
     const turn = this.addTurn(question);
     const body = { question };
-    if (this.conversations && this.conversationId) body.conversation_id = this.conversationId;
+    if (this.conversationId) body.conversation_id = this.conversationId;
     this.controller = new AbortController();
     let finished = false;
     try {
@@ -139,7 +148,7 @@ class Page {
         else if (event === "result") {
           finished = true;
           turn.showResult(data);
-          if (data.conversation_id && this.conversations) this.conversationId = data.conversation_id;
+          if (data.conversation_id) this.conversationId = data.conversation_id;
         } else if (event === "error") {
           finished = true;
           turn.showError(data.detail || "The run failed.");
@@ -152,8 +161,14 @@ class Page {
         this.signOut("Your key is no longer accepted; sign in again.");
         return;
       }
-      const wait = error.retryAfter ? ` Try again in ${error.retryAfter} s.` : "";
-      turn.showError(`The question could not be asked: ${error.message.replace(/\.$/u, "")}.${wait}`);
+      if (error instanceof ApiError && error.status === 404 && body.conversation_id) {
+        // Deleted elsewhere, or taken by the run retention: the next question starts a new conversation.
+        turn.showError("That conversation is gone: ask again to start a new one.");
+        this.conversationId = null;
+      } else {
+        const wait = error.retryAfter ? ` Try again in ${error.retryAfter} s.` : "";
+        turn.showError(`The question could not be asked: ${error.message.replace(/\.$/u, "")}.${wait}`);
+      }
     } finally {
       this.controller = null;
       this.setBusy(false);

@@ -2,7 +2,7 @@
 import { el } from "./elements.js";
 
 const LABELS = {
-  understand: "Understand", plan: "Plan", retrieve: "Search", evaluate: "Evaluate", refine: "Refine",
+  resolve: "Question", understand: "Understand", plan: "Plan", retrieve: "Search", evaluate: "Evaluate", refine: "Refine",
   synthesise: "Synthesise", verify: "Verify", respond: "Respond", governor: "Budget",
 };
 

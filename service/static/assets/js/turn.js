@@ -8,7 +8,7 @@ import { StepsView } from "./steps.js";
 import { traceSection } from "./trace.js";
 
 export class Turn {
-  // `page` offers `api` and `feedbackMissing()`, called when the feedback route turns out to be absent.
+  // `page` offers `api`, signed in.
   constructor(page, question) {
     this.page = page;
     this.question = question;
@@ -41,19 +41,22 @@ export class Turn {
     this.body.replaceChildren(...[
       standalone, answer, statusBlock(result), notesBlock(result), fallbackBlock(result.fallback_results),
       traceSection(() => api.json("GET", `runs/${result.run_id}/trace`)),
-      feedbackControls(api, result.run_id, () => this.page.feedbackMissing()),
+      feedbackControls(api, result.run_id),
     ].filter(Boolean));
   }
 
-  // A turn of an earlier conversation whose run could not be read back: what the conversation kept of it.
+  // A turn of an earlier conversation whose run could not be read back: what the conversation kept of it. A
+  // withheld turn showed documents the user can no longer read: only the question is left.
   showStored(turn) {
     this.working.remove();
     this.steps.node.remove();
+    const note = turn.withheld ? "Withheld: it showed documents you can no longer read."
+      : { running: "Still running.", interrupted: "Interrupted before it finished." }[turn.status] || null;
     this.body.replaceChildren(
-      el("div", { testid: "answer", class: "answer" },
+      note ? null : el("div", { testid: "answer", class: "answer" },
         turn.short_answer ? el("p", { class: "short-answer" }, turn.short_answer) : null,
         el("p", { class: "answer-text" }, turn.answer || "")),
-      el("p", { testid: "status", class: `status status-${turn.status}` }, turn.status || "unknown"));
+      el("p", { testid: "status", class: `status status-${turn.status}` }, note || turn.status || "unknown"));
   }
 
   showError(message) {

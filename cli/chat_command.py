@@ -1,0 +1,87 @@
+"""`boundloop chat --user NAME`: an interactive conversation, follow-ups included, in the terminal.
+
+Line editing and the session's history come from readline (arrow keys, Ctrl-R). `/new` starts a new conversation,
+`/quit` (or Ctrl-D) leaves. Each answer is printed with its sources under it. Ctrl-C while a question runs cancels it
+(the run is recorded as interrupted) and the session goes on; Ctrl-C at the prompt clears the line.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from cli.result_text import print_result
+from cli.workspace import Workspace, add_location_args
+from domain.result import RunResult
+from policies.errors import BoundloopError, UnknownConversation
+
+PROMPT = "you> "
+HELP = "/new starts a new conversation, /quit leaves; Ctrl-C cancels a running question"
+Ask = Callable[[str, str, str | None], RunResult]
+
+
+def add_chat(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--user", required=True, help="the user to ask as (from the directory)")
+    add_location_args(p)
+    p.set_defaults(run=run_chat)
+
+
+def _line_editing() -> None:
+    try:
+        import readline  # noqa: F401  (input() edits lines and keeps this session's history once it is loaded)
+    except ImportError:  # not on every platform; input() still works
+        pass
+
+
+def run_chat(args: argparse.Namespace) -> int:
+    workspace = Workspace.open(args.index, args.directory)
+    workspace.resolver.resolve(args.user)  # an unknown user is an error before the first prompt
+    runner = workspace.runner
+    _line_editing()
+    print(f"Asking as {args.user}. {HELP}.")
+    return chat(args.user, runner.ask, input)
+
+
+def chat(user: str, ask: Ask, read: Callable[[str], str]) -> int:
+    """The session: read a line, answer it within the current conversation, until /quit or end of input."""
+    conversation: str | None = None
+    while True:
+        try:
+            line = read(PROMPT).strip()
+        except EOFError:
+            print()
+            return 0
+        except KeyboardInterrupt:  # at the prompt: a fresh line, as shells do
+            print()
+            continue
+        if not line:
+            continue
+        if line in ("/quit", "/exit"):
+            return 0
+        if line == "/new":
+            conversation = None
+            print("(a new conversation)")
+            continue
+        if line.startswith("/"):
+            print(f"unknown command {line.split()[0]!r}: {HELP}")
+            continue
+        conversation = _answer(user, ask, line, conversation)
+
+
+def _answer(user: str, ask: Ask, question: str, conversation: str | None) -> str | None:
+    """Ask one question; the conversation to go on with (unchanged if the question was cancelled or refused)."""
+    try:
+        result = ask(question, user, conversation)
+    except KeyboardInterrupt:
+        print("\n(cancelled)")
+        return conversation
+    except UnknownConversation:
+        print("(that conversation is gone: ask again to start a new one)")
+        return None
+    except BoundloopError as exc:
+        print(f"error: {exc}")
+        return conversation
+    print()
+    print_result(result, question)
+    print()
+    return result.conversation_id
