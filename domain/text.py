@@ -10,7 +10,7 @@ from functools import lru_cache
 import snowballstemmer
 
 from retrieval.chunking import chunk_sentences
-from retrieval.query_terms import content_terms
+from retrieval.query_terms import STOPWORDS, content_terms
 
 __all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values"]
 
@@ -36,6 +36,9 @@ _STEMMER = snowballstemmer.stemmer("english")
 _STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps the word it works on in itself: one word at a time
 
 
+_CAPITALS = re.compile(r"\b[A-Z]{2,3}\b")
+
+
 @lru_cache(maxsize=65536)
 def stem(term: str) -> str:
     """The Snowball (Porter 2) English stem: 'travelling' and 'travel', 'approves' and 'approval' meet."""
@@ -44,7 +47,11 @@ def stem(term: str) -> str:
 
 
 def stems(text: str) -> set[str]:
-    return {stem(t) for t in content_terms(text)}
+    """The stems of a text's content words; an acronym spelled like a stopword ('Head of IT', 'the US') counts."""
+    found = {stem(t) for t in content_terms(text)}
+    if not text.isupper():  # in a line of capitals every word looks like an acronym
+        found |= {word.lower() for word in _CAPITALS.findall(text) if word.lower() in STOPWORDS}
+    return found
 
 
 def topic_words(text: str, keep: Collection[str], limit: int = 6) -> str:

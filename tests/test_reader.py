@@ -347,3 +347,11 @@ def test_the_asked_verb(question, verb):
 
     assert asked_verb(question) == verb
 
+
+
+def test_an_acronym_spelled_like_a_stopword_is_a_word_of_the_question():
+    """'Head of IT' is not just 'Head': the IT row answers, not the first Head of anything."""
+    org = evidence("org", "Organisation chart", "Name: Priya Raman; Role: Head of Finance\n"
+                   "Name: Rui Tavares; Role: Head of IT\nName: Hannah Kowalski; Role: Head of Security")
+    found = synthesise("Who is the Head of IT?", Understanding(query_class="lookup"), [org], None)
+    assert found.short_answer == "Rui Tavares"
