@@ -35,49 +35,55 @@ def clip_to(page, locator) -> dict:
     return {"x": 0, "y": 0, "width": page.viewport_size["width"], "height": box["y"] + box["height"] + 12}
 
 
+def _answer(page, *, trace: bool = True):
+    """Alice's leave question with its first passage open (and the trace against the budget)."""
+    turn = ask(page, LEAVE)
+    turn.get_by_test_id("citation").first.click()
+    turn.get_by_test_id("passage").wait_for()
+    if trace:
+        turn.locator("details.trace summary").click()
+        turn.locator("[role=meter]").first.wait_for()
+    return turn
+
+
+def _follow_up(page):
+    """Dan's parking question, its follow-up, and a helpful rating."""
+    ask(page, "How much does a monthly parking permit cost at the Toronto office?")
+    turn = ask(page, "And daily parking?")
+    turn.get_by_test_id("feedback-up").click()
+    page.get_by_text("your rating was saved").wait_for()
+    return turn
+
+
+def _forbidden(page):
+    """Bob asks for the salary bands: the steps, then documents he may read."""
+    turn = ask(page, SALARY)
+    turn.locator("details.steps-view summary").click()
+    return turn
+
+
+# (file, width, height, user, what to do, clip to the turn)
+SHOTS = [
+    ("page-answer.png", 1000, 1700, "alice", _answer, True),
+    ("page-conversation.png", 1000, 1100, "dan", _follow_up, True),
+    ("page-forbidden.png", 1000, 1900, "bob", _forbidden, True),
+    ("page-375.png", 375, 812, "alice", lambda page: _answer(page, trace=False), False),
+]
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
     log = Path("bench-results/screenshots.server.log")
     with demo_service(log, os.environ.get("BOUNDLOOP_CACHE")) as base, sync_playwright() as driver:
-        with browser_session(driver, base, width=1000, height=1700) as session:
-            page = session.page
-            sign_in(page, session.base, "demo-key-alice")
-            turn = ask(page, LEAVE)
-            turn.get_by_test_id("citation").first.click()
-            turn.get_by_test_id("passage").wait_for()
-            turn.locator("details.trace summary").click()
-            turn.locator("[role=meter]").first.wait_for()
-            page.locator("body").click(position={"x": 5, "y": 5})  # no focus ring in the picture
-            save(page, "page-answer.png", clip=clip_to(page, turn))
-            session.assert_clean()
-        with browser_session(driver, base, width=1000, height=1100) as session:
-            page = session.page
-            sign_in(page, session.base, "demo-key-dan")
-            ask(page, "How much does a monthly parking permit cost at the Toronto office?")
-            turn = ask(page, "And daily parking?")
-            turn.get_by_test_id("feedback-up").click()
-            page.get_by_text("your rating was saved").wait_for()
-            page.locator("body").click(position={"x": 5, "y": 5})
-            save(page, "page-conversation.png", clip=clip_to(page, turn))
-            session.assert_clean()
-        with browser_session(driver, base, width=1000, height=1900) as session:
-            page = session.page
-            sign_in(page, session.base, "demo-key-bob")
-            turn = ask(page, SALARY)
-            turn.locator("details.steps-view summary").click()
-            page.locator("body").click(position={"x": 5, "y": 5})
-            save(page, "page-forbidden.png", clip=clip_to(page, turn))
-            session.assert_clean()
-        with browser_session(driver, base, width=375, height=812) as session:
-            page = session.page
-            sign_in(page, session.base, "demo-key-alice")
-            turn = ask(page, LEAVE)
-            turn.get_by_test_id("citation").first.click()
-            turn.get_by_test_id("passage").wait_for()
-            page.locator("body").click(position={"x": 5, "y": 5})
-            save(page, "page-375.png")
-            session.assert_clean()
+        for name, width, height, user, steps, clipped in SHOTS:
+            with browser_session(driver, base, width=width, height=height) as session:
+                page = session.page
+                sign_in(page, session.base, f"demo-key-{user}")
+                turn = steps(page)
+                page.locator("body").click(position={"x": 5, "y": 5})  # no focus ring in the picture
+                save(page, name, **({"clip": clip_to(page, turn)} if clipped else {}))
+                session.assert_clean()
     return 0
 
 

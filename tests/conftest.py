@@ -144,6 +144,19 @@ def pg_index_database(pg_index_server):
     yield from provisioned_database(pg_index_server)
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def place(request, tmp_path):
+    """Where a run store lives (tests of runstore/): a folder for SQLite, a fresh database URL for PostgreSQL."""
+    if request.param == "sqlite":
+        yield "sqlite", tmp_path
+        return
+    from tests.service import postgres
+
+    databases = postgres.fresh_database(request.getfixturevalue("pg_index_server"))
+    yield "postgres", next(databases)
+    databases.close()
+
+
 @pytest.fixture(params=BACKENDS)
 def empty_backend(request, tmp_path: Path):
     """An empty index of each kind (for PostgreSQL: the module's database with its schema dropped and re-made)."""

@@ -8,8 +8,6 @@ import sys
 import time
 from contextlib import closing
 
-import pytest
-
 from domain.result import RunResult
 from domain.usage import Usage
 from runstore import postgres as pg_store
@@ -22,19 +20,6 @@ def _open(kind: str, where):
     if kind == "sqlite":
         return SqliteRunStore(where / "runs.db")
     return pg_store.PostgresRunStore(where)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def place(request, tmp_path):
-    """Where a store lives: a folder for SQLite, a fresh database URL for PostgreSQL."""
-    if request.param == "sqlite":
-        yield "sqlite", tmp_path
-        return
-    from tests.service import postgres
-
-    databases = postgres.fresh_database(request.getfixturevalue("pg_index_server"))
-    yield "postgres", next(databases)
-    databases.close()
 
 
 def result(run_id: str) -> RunResult:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import time
-
-import pytest
+from contextlib import contextmanager
 
 from domain.feedback import Rating
 from runstore import postgres as pg_store
@@ -13,17 +12,16 @@ from runstore.retention import Retention
 from tests.test_runstore import _open, _threads, result
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def place(request, tmp_path):
-    """Where a store lives: a folder for SQLite, a fresh database URL for PostgreSQL."""
-    if request.param == "sqlite":
-        yield "sqlite", tmp_path
-        return
-    from tests.service import postgres
-
-    databases = postgres.fresh_database(request.getfixturevalue("pg_index_server"))
-    yield "postgres", next(databases)
-    databases.close()
+@contextmanager
+def _opened(place, keep: int | None = None):
+    """A run store at `place`, keeping the last `keep` runs when given; closed afterwards."""
+    store = _open(*place)
+    if keep is not None:
+        store.retention = Retention(keep=keep)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def _turn(store, run_id: str, conversation: str, owner: str = "bob", question: str = "q", at: float | None = None,
@@ -41,8 +39,7 @@ def _turn(store, run_id: str, conversation: str, owner: str = "bob", question: s
 
 
 def test_a_conversation_is_its_owners_titled_by_its_first_question_with_its_turns_in_order(place):
-    store = _open(*place)
-    try:
+    with _opened(place) as store:
         _turn(store, "r1", "c1", question="How many days of annual leave do Lisbon employees get?")
         _turn(store, "r2", "c1", question="And in Toronto?")
         _turn(store, "r3", "c1", question="And personal days?", finished=False)
@@ -55,13 +52,10 @@ def test_a_conversation_is_its_owners_titled_by_its_first_question_with_its_turn
             ("r2", "And in Toronto?", "answered"), ("r3", "And personal days?", None)]
         assert [t.run_id for t in store.turn_rows("c1", last=2)] == ["r2", "r3"]
         assert [t.question for t in store.context_turns("c1")] == [turns[0].question, "And in Toronto?"]  # finished
-    finally:
-        store.close()
 
 
 def test_conversations_are_listed_newest_first_a_page_at_a_time_and_only_the_owners(place):
-    store = _open(*place)
-    try:
+    with _opened(place) as store:
         now = time.time()
         for n in range(5):
             _turn(store, f"b{n}", f"cb{n}", at=now - 100 + n)
@@ -72,39 +66,28 @@ def test_conversations_are_listed_newest_first_a_page_at_a_time_and_only_the_own
         rest = store.conversations("bob", limit=3, before=(first[-1].updated_at, first[-1].conversation_id))
         assert [c.conversation_id for c in rest] == ["cb2", "cb0"]
         assert [c.conversation_id for c in store.conversations("alice", limit=10)] == ["ca0"]
-    finally:
-        store.close()
 
 
 def test_deleting_a_conversation_deletes_its_runs_and_their_checkpoints(place):
-    store = _open(*place)
-    try:
+    with _opened(place) as store:
         _turn(store, "r1", "c1")
         _turn(store, "r2", "c1")
         _turn(store, "other", "c2")
         assert store.delete_conversation("c1") == 2
         assert store.conversation("c1") is None and store.owner("r1") is None and store.owner("r2") is None
         assert _threads(store) == {"other"} and store.conversation_owner("c2") == "bob"
-    finally:
-        store.close()
 
 
 def test_retention_takes_a_conversation_with_its_last_run(place):
-    store = _open(*place)
-    store.retention = Retention(keep=2)
-    try:
+    with _opened(place, keep=2) as store:
         _turn(store, "r1", "old", at=time.time() - 10)
         _turn(store, "r2", "kept", at=time.time() - 5)
         _turn(store, "r3", "kept")
         assert store.conversation("old") is None and store.conversation("kept").turns == 2
-    finally:
-        store.close()
 
 
 def test_feedback_is_kept_with_the_run_the_latest_wins_and_goes_with_it(place):
-    store = _open(*place)
-    store.retention = Retention(keep=1)
-    try:
+    with _opened(place, keep=1) as store:
         _turn(store, "r1", "c1")
         assert store.feedback("r1") is None
         store.record_feedback("r1", Rating(score=1))
@@ -113,8 +96,6 @@ def test_feedback_is_kept_with_the_run_the_latest_wins_and_goes_with_it(place):
         assert [r["feedback_score"] for r in store.finished_runs()] == [-1]
         _turn(store, "r2", "c2")  # retention keeps one run: r1 and its feedback go
         assert store.feedback("r1") is None and store.owner("r1") is None
-    finally:
-        store.close()
 
 
 def test_a_store_made_before_conversations_and_feedback_is_migrated_when_opened(place, monkeypatch):
