@@ -47,8 +47,15 @@ def stem(term: str) -> str:
 
 
 def stems(text: str) -> set[str]:
-    """The stems of a text's content words; an acronym spelled like a stopword ('Head of IT', 'the US') counts."""
-    found = {stem(t) for t in content_terms(text)}
+    """The stems of a text's content words; an acronym spelled like a stopword ('Head of IT', 'the US') counts.
+
+    An agent noun the stemmer leaves whole also gives its verb's stem ('Owner' meets 'owns', 'leader' 'leads').
+    """
+    found = set()
+    for term in content_terms(text):
+        found.add(key := stem(term))
+        if key == term and term.endswith("er") and len(term) > 4:  # 'owner' also says 'own', 'leader' 'lead'
+            found.add(stem(term[:-2]))
     if not text.isupper():  # in a line of capitals every word looks like an acronym
         found |= {word.lower() for word in _CAPITALS.findall(text) if word.lower() in STOPWORDS}
     return found

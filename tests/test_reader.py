@@ -355,3 +355,11 @@ def test_an_acronym_spelled_like_a_stopword_is_a_word_of_the_question():
                    "Name: Rui Tavares; Role: Head of IT\nName: Hannah Kowalski; Role: Head of Security")
     found = synthesise("Who is the Head of IT?", Understanding(query_class="lookup"), [org], None)
     assert found.short_answer == "Rui Tavares"
+
+
+def test_an_agent_noun_meets_its_verb():
+    """'Who owns the policy?' is answered by 'Owner: Inês Carvalho'."""
+    policy = evidence("leave", "Leave Policy 2026", "Effective 1 January 2026. Owner: Inês Carvalho, Head of People. "
+                      "This policy covers annual leave and sick leave.")
+    found = synthesise("Who owns the Leave Policy 2026?", Understanding(query_class="lookup"), [policy], None)
+    assert found.short_answer == "Inês Carvalho"
