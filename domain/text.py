@@ -37,6 +37,8 @@ _STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps the word it works o
 
 
 _CAPITALS = re.compile(r"\b[A-Z]{2,3}\b")
+_AGENT_NOUN = re.compile(r"\b([a-z]{3,}er)\b|(?:^|[.;\n]\s*)([A-Z][a-z]{2,}er)(?=:)")
+"""An agent noun in running text ('the owner'), or as a label ('Owner: ...'), where it cannot be a name."""
 
 
 @lru_cache(maxsize=65536)
@@ -51,10 +53,10 @@ def stems(text: str) -> set[str]:
 
     An agent noun the stemmer leaves whole also gives its verb's stem ('Owner' meets 'owns', 'leader' 'leads').
     """
-    found = set()
-    for term in content_terms(text):
-        found.add(key := stem(term))
-        if key == term and term.endswith("er") and len(term) > 4:  # 'owner' also says 'own', 'leader' 'lead'
+    found = {stem(t) for t in content_terms(text)}
+    for running, label in _AGENT_NOUN.findall(text):  # 'owner' also says 'own', 'leader' 'lead'; not 'Peter'
+        term = (running or label).lower()
+        if stem(term) == term and term not in STOPWORDS:
             found.add(stem(term[:-2]))
     if not text.isupper():  # in a line of capitals every word looks like an acronym
         found |= {word.lower() for word in _CAPITALS.findall(text) if word.lower() in STOPWORDS}
