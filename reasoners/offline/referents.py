@@ -7,7 +7,7 @@ passages the loop read. All are cheap string work: a few regular expressions ove
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain.conversation import Turn
 from domain.text import entities, values
@@ -27,8 +27,7 @@ _PLACE = re.compile(r"\b(?:in|at|from)\s+(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\
 _NOT_A_THING = ("number", "date", "yes_no", "person")
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     """A word of a question and where it stands in it."""
 
     text: str
