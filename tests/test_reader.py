@@ -44,6 +44,8 @@ def evidence(doc_id: str, title: str, text: str, hop: int = 1, score: float = 0.
     ("Why was the release process changed?", "explanation"),
     ("What is the company's policy on remote work?", "explanation"),
     ("Which meeting rooms seat 12 or more people?", "list"),
+    ("What's the IT helpdesk extension?", "phone"),
+    ("What is Priya Raman's extension?", "phone"),
 ])
 def test_the_answer_kind_follows_the_question(question, kind):
     assert expected_answer(question).kind == kind
@@ -363,3 +365,13 @@ def test_an_agent_noun_meets_its_verb():
                       "This policy covers annual leave and sick leave.")
     found = synthesise("Who owns the Leave Policy 2026?", Understanding(query_class="lookup"), [policy], None)
     assert found.short_answer == "Inês Carvalho"
+
+
+
+@pytest.mark.parametrize(("amount", "said"), [("EUR 3,000", "no"), ("EUR 6,000", "yes")])
+def test_a_yes_or_no_under_a_threshold_reads_the_range(amount, said):
+    """'Purchases above EUR 5,000 need quotes from three suppliers' does not say yes for EUR 3,000."""
+    found = synthesise(f"Do purchases of {amount} need three quotes?", Understanding(query_class="lookup"),
+                       [evidence("policy", "Purchasing Policy", "Purchases above EUR 5,000 need quotes from three "
+                                 "suppliers.")], None)
+    assert found.short_answer == said

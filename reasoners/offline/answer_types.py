@@ -87,6 +87,9 @@ _PARTICIPLES = set("""known born written made built held given taken shown seen 
     led bought brought told""".split())
 
 
+_CONTRACTED = re.compile(r"\b(what|who|where|when|which|how)['’]s\b", re.IGNORECASE)
+
+
 def head_phrase(question: str) -> list[str]:
     """The words of the noun phrase a question asks for; empty when there is none.
 
@@ -100,6 +103,13 @@ def head_phrase(question: str) -> list[str]:
     written = re.findall(r"[A-Za-z0-9][\w'’-]*", match.group(1))
     while written and (written[0].lower() in _SKIP or written[0].lower() in {"of", "the"}):
         written.pop(0)
+    # a name's possessive says whose it is, not what is asked ('Priya Raman's extension' asks for an extension)
+    for k, word in enumerate(written[:4]):
+        if not word[:1].isupper():
+            break
+        if word.endswith(("'s", "’s")) and k + 1 < len(written):
+            del written[:k + 1]
+            break
     phrase: list[str] = []
     for word in written:
         lower = word.lower()
@@ -168,8 +178,14 @@ def plural_noun(phrase: list[str]) -> str:
     return ""
 
 
+def unabbreviated(question: str) -> str:
+    """'What's' read as 'What is' (and who's, where's, when's, which's, how's)."""
+    return _CONTRACTED.sub(lambda m: f"{m.group(1)} is", question)
+
+
 def expected_answer(question: str, query_class: str = "lookup") -> Expected:
     """The kind of answer `question` asks for."""
+    question = unabbreviated(question)
     lower = question.strip().lower()
     phrase = head_phrase(question)
     head = phrase[-1] if phrase else ""

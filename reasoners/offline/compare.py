@@ -127,7 +127,8 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
         units.append(best)
         said = coverage([best.unit], rest) if rest else best.coverage
         negated = bool(_NEGATION.search(best.unit.plain)) and not _NEGATION.search(question)
-        agree = agree and said >= AGREE and not negated
+        # a rule for other amounts ('above EUR 5,000 need three quotes' for EUR 3,000) does not say yes
+        agree = agree and said >= AGREE and not negated and not best.unit.out_of_range
     return ("yes" if agree else "no"), units
 
 
