@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench_backends import postgres_settings
 from bench_data import DATA, hotpot_rows, pooled_hotpot
+from bench_postgres import postgres_server, postgres_settings
 
 from policies.entitlements import AccessFilter
 from retrieval.backend import IndexBackend
@@ -85,17 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("bench-results/backends-quality.json"))
     args = parser.parse_args(argv)
     rows = hotpot_rows(args.data, args.questions)
-    with tempfile.TemporaryDirectory(prefix="bench-quality-") as tmp:
-        if args.pg_admin_url:
-            result = run(rows, Path(tmp), args.pg_admin_url)
-        else:
-            import pgserver
-
-            server = pgserver.get_server(Path(tmp) / "pg", cleanup_mode="stop")
-            try:
-                result = run(rows, Path(tmp), server.get_uri())
-            finally:
-                server.cleanup()
+    with (tempfile.TemporaryDirectory(prefix="bench-quality-") as tmp,
+          postgres_server(Path(tmp), args.pg_admin_url) as admin):
+        result = run(rows, Path(tmp), admin)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=2))

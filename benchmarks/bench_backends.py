@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from backends_report import render
 from bench_data import DATA, distinct_passages, hotpot_rows
+from bench_postgres import postgres_server, postgres_settings
 from bench_retrieval import GROUPS, USER_GROUPS, _draw_acl, passage_vectors
 
 from policies.entitlements import AccessFilter
@@ -33,7 +34,6 @@ from retrieval.backend import DocumentWrite, IndexBackend, WriteBatch
 from retrieval.documents import Chunk, Document
 from retrieval.postgres import PostgresIndex, dense
 from retrieval.postgres.dense import DensePlan, DenseTuning
-from retrieval.postgres.roles import provision_roles
 from retrieval.postgres.session import entitled_transaction, set_local
 from retrieval.postgres.settings import PgSettings
 from retrieval.search import SearchMode, hybrid_search
@@ -84,24 +84,6 @@ def grow(backend: IndexBackend, encoder_name: str, passages: list[tuple[str, str
 
 
 # --- PostgreSQL ----------------------------------------------------------------------------------------------
-
-
-def _with_user(url: str, user: str, database: str) -> str:
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(netloc=f"{user}@{parts.netloc.rpartition('@')[2]}", path=f"/{database}"))
-
-
-def postgres_settings(admin_url: str) -> PgSettings:
-    import psycopg
-
-    database = f"bench_{int(time.time())}"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{database}"')
-    provision_roles(admin_url, database, "boundloop_writer", "boundloop_reader")
-    return PgSettings(writer_url=_with_user(admin_url, "boundloop_writer", database),
-                      reader_url=_with_user(admin_url, "boundloop_reader", database))
 
 
 def server_memory(admin_url: str, settings: PgSettings) -> dict[str, Any]:
@@ -298,17 +280,9 @@ def main(argv: list[str] | None = None) -> int:
               "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
               "load_average_at_start": os.getloadavg(), "groups": GROUPS, "broad_user": sorted(USER_GROUPS),
               "selective_user": sorted(SELECTIVE), "jitter": args.jitter, "batch": args.batch}
-    with tempfile.TemporaryDirectory(prefix="bench-backends-") as tmp:
-        if args.pg_admin_url:
-            result = run(args, Path(tmp), args.pg_admin_url)
-        else:
-            import pgserver
-
-            server = pgserver.get_server(Path(tmp) / "pg", cleanup_mode="stop")
-            try:
-                result = run(args, Path(tmp), server.get_uri())
-            finally:
-                server.cleanup()
+    with (tempfile.TemporaryDirectory(prefix="bench-backends-") as tmp,
+          postgres_server(Path(tmp), args.pg_admin_url) as admin):
+        result = run(args, Path(tmp), admin)
     result = {**header, **result}
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(render(result, MODES))

@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 import psycopg
-from bench_backends import chunk_writes, grow, postgres_settings
+from bench_backends import chunk_writes, grow
 from bench_data import DATA, distinct_passages
+from bench_postgres import postgres_server, postgres_settings
 from bench_retrieval import passage_vectors
 
 from retrieval.backend import WriteBatch
@@ -79,7 +80,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--data", type=Path, default=DATA)
     args = parser.parse_args(argv)
-    import pgserver
 
     from retrieval.embeddings import build_embeddings
 
@@ -100,9 +100,8 @@ def main(argv: list[str] | None = None) -> int:
             lite.apply(WriteBatch(upserts=[], deletes=[w.document.doc_id for w in batch.upserts]), encoder.name)
         result["sqlite ms/chunk"] = round(float(np.median(lite_s)) * 1000 / args.batch, 4)
         lite.close()
-        server = pgserver.get_server(Path(tmp) / "pg", cleanup_mode="stop")
-        try:
-            settings = postgres_settings(server.get_uri())
+        with postgres_server(Path(tmp)) as admin:
+            settings = postgres_settings(admin)
             index = PostgresIndex(settings, create=True)
             grow(index, encoder.name, passages, vectors, 0, args.base, batch=args.base)
             index.close()
@@ -120,8 +119,6 @@ def main(argv: list[str] | None = None) -> int:
                     result[variant] = {k: round(float(np.median([r.get(k, 0.0) for r in runs])) * 1000 / args.batch,
                                                 4) for k in runs[0]}
                     print(f"[profile] {variant}: {result[variant]['total']} ms/chunk", file=sys.stderr, flush=True)
-        finally:
-            server.cleanup()
     print(json.dumps(result, indent=2))
     return 0
 
