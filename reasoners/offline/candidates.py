@@ -143,7 +143,6 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     question_stems, question_values = stems(question), set(values(question))
     text = plain(unit.text)
     near = anchors(text, question_stems)
-    length = max(len(text), 40)
     cells = _cell_offsets(text, unit.cells)
     # a number that is part of a date, a time, a phone number or a code is not a count or an amount; a date is not
     # a name
@@ -170,7 +169,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
             fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
-            distance = min((abs(start - a) for a in near), default=len(text)) / length
+            distance = _distance(start, near, text)
             described = 0.0
             if subject and start == subject[0] and kind in ("name", "emphasis"):
                 # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
@@ -182,7 +181,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             previous[kind] = start + len(span)
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led))
     if not found and expected.kind == "number":
-        found += _spelled_counts(text, question_stems, near, length)
+        found += _spelled_counts(text, question_stems, near)
     if expected.kind not in ("yes_no", "choice", "explanation", "list"):
         # a cell whose header names what is asked ('Location: Bergen' for 'where'), even when other spans were found
         spans_found = {c.text for c in found}
@@ -190,7 +189,12 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     return found
 
 
-def _spelled_counts(text: str, question_stems: set[str], near: list[int], length: int) -> list[Candidate]:
+def _distance(start: int, near: list[int], text: str) -> float:
+    """How far a value stands from the nearest word the question matched, over the text's length (40 at least)."""
+    return min((abs(start - a) for a in near), default=len(text)) / max(len(text), 40)
+
+
+def _spelled_counts(text: str, question_stems: set[str], near: list[int]) -> list[Candidate]:
     """Counts written as words that count something the question names ('three suppliers' for 'supplier quotes').
 
     A spelled count of anything else ('two projectors' for 'how many people') is not offered.
@@ -198,7 +202,7 @@ def _spelled_counts(text: str, question_stems: set[str], near: list[int], length
     found = []
     for match in _SPELLED_COUNT.finditer(text):
         if stem(match.group(2).lower()) in question_stems:
-            distance = min((abs(match.start() - a) for a in near), default=len(text)) / length
+            distance = _distance(match.start(), near, text)
             found.append(Candidate(match.group(0), match.start(), "number", 0, 0.0, distance, 0.0, True))
     return found
 

@@ -16,6 +16,7 @@ from functools import partial
 from domain.text import stems, values
 from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import spans
+from reasoners.offline.units import chunk_ordinal
 
 _EARLY = re.compile(r"\b(older|oldest|first|earlier|earliest|before|sooner|longer ago|established)\b", re.I)
 _LATE = re.compile(r"\b(younger|youngest|newer|newest|later|latest|recent(ly)?|last|more recently)\b", re.I)
@@ -25,19 +26,23 @@ _LESS = re.compile(r"\b(fewer|fewest|less|least|smaller|smallest|lower|lowest|sh
                    r"narrower|cheaper)\b", re.I)
 _NEGATION = re.compile(r"\b(not|no|never|cannot|can't|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|"
                        r"neither|nor|none|without|only)\b", re.I)
-_TRAILING_NUMBER = re.compile(r"(\d+)$")
 _YEAR = re.compile(r"\b(1[0-9]\d\d|20\d\d)\b")
 AGREE = 0.5
 """A unit says what a yes/no question asks of a thing when it covers this share of the rest of the question."""
 
 
-def about(option: str, readings: list[Reading]) -> list[Reading]:
-    """The units about `option`: it stands in the unit or its document's title."""
+def about(option: str, readings: list[Reading], headed: bool = False) -> list[Reading]:
+    """The units about `option`: it stands in the unit or its document's title.
+
+    `headed`: or in the heading or lead-in the unit stands under ('## Vienna office' over a list of holidays), for the
+    sides of 'both X and Y' that are sections of one document.
+    """
     own = stems(option)
     if not own:
         return []
     need = max(1, (len(own) + 1) // 2)
-    return [r for r in readings if len(own & (r.unit.stems | stems(r.unit.evidence.title))) >= need]
+    return [r for r in readings
+            if len(own & (r.unit.stems | (r.unit.context_stems if headed else stems(r.unit.evidence.title)))) >= need]
 
 
 def _first_year(reading: Reading) -> int | None:
@@ -63,12 +68,6 @@ def _own_document(option: str, reading: Reading) -> bool:
     return bool(own) and (own <= title or bool(title) and title <= own)
 
 
-def _chunk_order(reading: Reading) -> int:
-    """The chunk's place in its document, from the number its id ends with ('Doc#2' -> 2; 0 without one)."""
-    found = _TRAILING_NUMBER.search(reading.unit.evidence.chunk_id)
-    return int(found.group(1)) if found else 0
-
-
 def _stating(option: str, readings: list[Reading], value: Callable[[Reading], float | None]
              ) -> tuple[float, Reading] | None:
     """The value the best unit about `option` that states one gives, with that unit.
@@ -79,7 +78,8 @@ def _stating(option: str, readings: list[Reading], value: Callable[[Reading], fl
     stating = [(v, r) for r in about(option, readings) if (v := value(r)) is not None]
     if not stating:
         return None
-    return min(stating, key=lambda pair: (not _own_document(option, pair[1]), _chunk_order(pair[1]),
+    return min(stating, key=lambda pair: (not _own_document(option, pair[1]),
+                                          chunk_ordinal(pair[1].unit.evidence.chunk_id) or 0,
                                           pair[1].unit.position, -pair[1].coverage))
 
 

@@ -14,8 +14,10 @@ from collections.abc import Callable
 
 from domain.text import stem, stems
 from reasoners.offline.answer_types import Expected
+from reasoners.offline.compare import about
 from reasoners.offline.reading import Reading
 from reasoners.offline.spans import finditer
+from reasoners.offline.units import chunk_ordinal
 from retrieval.titles import normalise_name
 
 MAX_ITEMS = 12
@@ -121,19 +123,7 @@ def _sources(readings: list[Reading], expected: Expected, asked: set[str]) -> se
 def _sources_of(sides: list[str], readings: list[Reading], expected: Expected, asked: set[str]) -> set[str]:
     if not sides:
         return _sources(readings, expected, asked)
-    return set().union(*(_sources(on_side(side, readings), expected, asked) for side in sides))
-
-
-def on_side(side: str, readings: list[Reading]) -> list[Reading]:
-    """The units about one side of 'both X and Y'.
-
-    The unit names the side, or its title or heading does ('## Vienna office' over a list of holidays).
-    """
-    own = stems(side)
-    if not own:
-        return []
-    need = max(1, (len(own) + 1) // 2)
-    return [r for r in readings if len(own & (r.unit.stems | r.unit.context_stems)) >= need]
+    return set().union(*(_sources(about(side, readings, headed=True), expected, asked) for side in sides))
 
 
 def both_sides(question: str) -> list[str]:
@@ -172,9 +162,9 @@ def unfinished(question: str, expected: Expected, readings: list[Reading]) -> li
     sources = _sources_of(sides, readings, expected, stems(question))
     held: dict[str, set[int]] = {}
     for r in readings:
-        chunk = r.unit.evidence.chunk_id
-        if r.unit.evidence.doc_id in sources and chunk.rpartition("#")[2].isdigit():
-            held.setdefault(r.unit.evidence.doc_id, set()).add(int(chunk.rpartition("#")[2]))
+        ordinal = chunk_ordinal(r.unit.evidence.chunk_id)
+        if r.unit.evidence.doc_id in sources and ordinal is not None:
+            held.setdefault(r.unit.evidence.doc_id, set()).add(ordinal)
     titles = []
     for doc, ordinals in held.items():
         last = [r for r in readings if r.unit.evidence.chunk_id == f"{doc}#{max(ordinals)}"]
@@ -199,7 +189,7 @@ def _common(sides: list[str], items: list[Reading], expected: Expected) -> tuple
     def key(r: Reading) -> str:
         return normalise_name(re.sub(r"\s*\(.*?\)", "", item_name(r, expected)))
 
-    per_side = [{key(r): r for r in on_side(side, items)} for side in sides]
+    per_side = [{key(r): r for r in about(side, items, headed=True)} for side in sides]
     shared = [k for k in per_side[0] if k and all(k in other for other in per_side[1:])]
     if not shared:
         return None

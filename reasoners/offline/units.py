@@ -137,6 +137,12 @@ def older_versions(evidence: list[Evidence]) -> set[str]:
             if any(other_name == name and other_number > number for other_name, other_number in versions.values())}
 
 
+def chunk_ordinal(chunk_id: str) -> int | None:
+    """A chunk's place in its document, from its id ('doc#2' -> 2); None when the id does not end in one."""
+    ordinal = chunk_id.rpartition("#")[2]
+    return int(ordinal) if ordinal.isdigit() else None
+
+
 def units_of(evidence: Evidence, older: bool = False) -> list[Unit]:
     """The units of one chunk, in reading order; instructions found inside the document are left out.
 
