@@ -52,7 +52,13 @@ def stems(text: str) -> set[str]:
     """The stems of a text's content words; an acronym spelled like a stopword ('Head of IT', 'the US') counts.
 
     An agent noun the stemmer leaves whole also gives its verb's stem ('Owner' meets 'owns', 'leader' 'leads').
+    The reader asks for the same texts' stems many times (the question's above all), so they are kept.
     """
+    return set(_stems(text))
+
+
+@lru_cache(maxsize=16384)
+def _stems(text: str) -> frozenset[str]:
     found = {stem(t) for t in content_terms(text)}
     for running, label in _AGENT_NOUN.findall(text):  # 'owner' also says 'own', 'leader' 'lead'; not 'Peter'
         term = (running or label).lower()
@@ -60,7 +66,7 @@ def stems(text: str) -> set[str]:
             found.add(stem(term[:-2]))
     if not text.isupper():  # in a line of capitals every word looks like an acronym
         found |= {word.lower() for word in _CAPITALS.findall(text) if word.lower() in STOPWORDS}
-    return found
+    return frozenset(found)
 
 
 def topic_words(text: str, keep: Collection[str], limit: int = 6) -> str:
