@@ -8,6 +8,10 @@ without the postings index; without both (the indexes are dropped inside the rol
 embedded backend applies the same batch into an index of the same size, for the ratio.
 
     nice -n 10 python benchmarks/pg_write_profile.py --base 100000 --batch 10000 --repeat 3
+    nice -n 10 python benchmarks/pg_write_profile.py --bulk 100000          # one bulk batch into an empty index
+
+`--bulk N` instead times one batch of N chunks into an empty index (the bulk path: the graph and the postings
+index built once), per statement, rolled back, against the embedded backend's same batch.
 
 Statement times come from wrapping the connection's `execute`; "COPY and Python" is the rest of the batch.
 """
@@ -73,13 +77,44 @@ def timed_batch(conn: psycopg.Connection, batch: WriteBatch, encoder: str, drop:
     return dict(spent)
 
 
+def bulk(size: int, data: Path) -> int:
+    """Per statement: one batch of `size` chunks into an empty index, PostgreSQL (rolled back) and embedded."""
+    from retrieval.embeddings import build_embeddings
+
+    encoder = build_embeddings()
+    passages = distinct_passages(data)
+    vectors, _ = passage_vectors(encoder, passages, Path("bench-results/cache"))
+    (writes,) = chunk_writes(passages, vectors, 0, size, 0.01, size)
+    batch = WriteBatch(upserts=writes, deletes=[])
+    result: dict[str, Any] = {"bulk": size}
+    with tempfile.TemporaryDirectory(prefix="pg-write-profile-") as tmp:
+        lite = SqliteIndex(Path(tmp) / "sqlite", create=True)
+        start = time.perf_counter()
+        lite.apply(batch, encoder.name)
+        result["sqlite s"] = round(time.perf_counter() - start, 2)
+        lite.close()
+        with postgres_server(Path(tmp)) as admin:
+            settings = postgres_settings(admin)
+            PostgresIndex(settings, create=True).close()
+            with psycopg.connect(settings.writer_url) as conn:
+                register_vector(conn)
+                spent = timed_batch(conn, batch, encoder.name, ())
+    result["postgres s"] = {k: round(v, 2) for k, v in sorted(spent.items(), key=lambda kv: -kv[1]) if v >= 0.1}
+    result["postgres / embedded, chunks/s"] = round(result["sqlite s"] / spent["total"], 3)
+    print(json.dumps(result, indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Per-statement cost of a PostgreSQL write batch.")
     parser.add_argument("--base", type=int, default=100_000)
     parser.add_argument("--batch", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--bulk", type=int, default=0, help="time one batch of N chunks into an empty index")
     args = parser.parse_args(argv)
+    if args.bulk:
+        return bulk(args.bulk, args.data)
 
     from retrieval.embeddings import build_embeddings
 
