@@ -39,6 +39,11 @@ _STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps the word it works o
 _CAPITALS = re.compile(r"\b[A-Z]{2,3}\b")
 _AGENT_NOUN = re.compile(r"\b([a-z]{3,}er)\b|(?:^|[.;\n]\s*)([A-Z][a-z]{2,}er)(?=:)")
 """An agent noun in running text ('the owner'), or as a label ('Owner: ...'), where it cannot be a name."""
+_NOT_AGENTS = frozenset("""after under over other never ever either neither rather whether later together however
+further water paper number order member matter letter center centre quarter summer winter power answer offer enter
+register cover deliver consider remember transfer refer prefer differ border lower upper inner outer proper mother
+father brother sister daughter chapter corner dinner shelter filter gather counter computer""".split())
+"""Words ending in -er that name no one who does something ('after', 'number'): no verb stem from them."""
 
 
 @lru_cache(maxsize=65536)
@@ -62,7 +67,7 @@ def _stems(text: str) -> frozenset[str]:
     found = {stem(t) for t in content_terms(text)}
     for running, label in _AGENT_NOUN.findall(text):  # 'owner' also says 'own', 'leader' 'lead'; not 'Peter'
         term = (running or label).lower()
-        if stem(term) == term and term not in STOPWORDS:
+        if stem(term) == term and term not in STOPWORDS and term not in _NOT_AGENTS:
             found.add(stem(term[:-2]))
     if not text.isupper():  # in a line of capitals every word looks like an acronym
         found |= {word.lower() for word in _CAPITALS.findall(text) if word.lower() in STOPWORDS}

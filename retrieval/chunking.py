@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from retrieval.documents import Chunk, Document
+from retrieval.titles import normalise_name
 
-CHUNKER_VERSION = "sent-v4"
+CHUNKER_VERSION = "sent-v5"
 MAX_WORDS = 120
 OVERLAP_WORDS = 25
 
@@ -16,6 +17,7 @@ _STRUCTURED = re.compile(r"^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)")
 _ORDINAL = re.compile(r"^(\d{1,3}[.)])\s+")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 _COLUMNS = re.compile(r"\S(?: {2,}|\t+)\S")
+_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 
 
 def _cells(row: str) -> list[str]:
@@ -80,16 +82,19 @@ def _prose_sentences(lines: list[str]) -> list[str]:
     return [s for s in _SENTENCE.split(joined) if s] if joined else []
 
 
-def _windows(sentences: list[str], max_words: int, overlap_words: int) -> list[str]:
-    """Pack sentences into windows of about `max_words`, repeating the tail of each window in the next."""
-    windows: list[str] = []
+def _windows(sentences: list[str], max_words: int, overlap_words: int) -> list[tuple[int, list[str]]]:
+    """Pack sentences into windows of about `max_words`, repeating the tail of each window in the next.
+
+    Each window comes with the index of its first sentence.
+    """
+    windows: list[tuple[int, list[str]]] = []
     current: list[str] = []
-    count = 0
+    start = count = 0
     fresh = False  # whether `current` holds a sentence not yet in any window
-    for sentence in sentences:
+    for i, sentence in enumerate(sentences):
         words = len(sentence.split())
         if fresh and count + words > max_words:
-            windows.append("\n".join(current))
+            windows.append((start, current))
             carried: list[str] = []
             carried_words = 0
             for previous in reversed(current):
@@ -98,13 +103,41 @@ def _windows(sentences: list[str], max_words: int, overlap_words: int) -> list[s
                     break
                 carried.insert(0, previous)
                 carried_words += n
-            current, count = carried, carried_words
+            current, count, start = carried, carried_words, i - len(carried)
         current.append(sentence)
         count += words
         fresh = True
     if fresh:
-        windows.append("\n".join(current))
+        windows.append((start, current))
     return windows
+
+
+def _section_paths(sentences: list[str], title: str) -> list[list[str]]:
+    """For each sentence, the headings of the sections it is in, outermost first.
+
+    A heading that repeats the document's title is left out: every chunk carries the title already.
+    """
+    paths: list[list[str]] = []
+    open_headings: list[tuple[int, str]] = []
+    for sentence in sentences:
+        paths.append([line for _, line in open_headings])
+        heading = _HEADING.match(sentence)
+        if heading:
+            level = len(heading.group(1))
+            open_headings = [(lv, line) for lv, line in open_headings if lv < level]
+            if normalise_name(heading.group(2)) != normalise_name(title):
+                open_headings.append((level, sentence))
+    return paths
+
+
+def _with_section(start: int, window: list[str], paths: list[list[str]]) -> str:
+    """The window's text; one that begins inside a section starts with that section's headings.
+
+    So a row or a sentence cut off from its heading ('## Tilburg' above a table of dates) is still read and found
+    under it.
+    """
+    missing = [line for line in paths[start] if line not in window] if start < len(paths) else []
+    return "\n".join(missing + window)
 
 
 def chunk_document(
@@ -116,7 +149,9 @@ def chunk_document(
     )
     chunks: list[Chunk] = []
     for page_number, page_text in pages:
-        for window in _windows(split_sentences(page_text), max_words, overlap_words):
+        sentences = split_sentences(page_text)
+        paths = _section_paths(sentences, document.title)
+        for start, window in _windows(sentences, max_words, overlap_words):
             ordinal = len(chunks)
             chunks.append(
                 Chunk(
@@ -124,7 +159,7 @@ def chunk_document(
                     doc_id=document.doc_id,
                     ordinal=ordinal,
                     title=document.title,
-                    text=window,
+                    text=_with_section(start, window, paths),
                     source=document.source,
                     page=page_number,
                 )

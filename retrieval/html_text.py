@@ -12,11 +12,15 @@ def html_text(page: str) -> tuple[str, str]:
     return parser.title.strip(), "".join(parser.parts)
 
 
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+
+
 class HtmlText(HTMLParser):
     """Visible text and <title> of an HTML page; scripts and styles are dropped.
 
     A table becomes a Markdown table (its first row the header when it is made of <th> cells), so each row is read
-    like a Markdown row: 'Person: Ken Ito; Title: Data Protection Officer; Email: ken.ito@...'.
+    like a Markdown row: 'Person: Ken Ito; Title: Data Protection Officer; Email: ken.ito@...'. A heading
+    (<h1>-<h6>) becomes a Markdown heading line, so the rows and paragraphs under it are read under it.
     """
 
     _BLOCKS = {"p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "br", "section", "article"}
@@ -33,6 +37,7 @@ class HtmlText(HTMLParser):
         self._rows_in_table = 0
         self._with_header = False
         self._tables = 0
+        self._heading: tuple[int, list[str]] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in {"script", "style"}:
@@ -48,6 +53,9 @@ class HtmlText(HTMLParser):
         elif tag in {"td", "th"} and self._row is not None:
             self._cell = []
             self._headed = self._headed and tag == "th"
+        elif tag in _HEADINGS and self._row is None and not self._tables:
+            self._break()
+            self._heading = (int(tag[1]), [])
         elif tag in self._BLOCKS:
             self._break()
 
@@ -65,6 +73,11 @@ class HtmlText(HTMLParser):
         elif tag == "table":
             self.parts.append("\n\n")
             self._tables = max(0, self._tables - 1)
+        elif tag in _HEADINGS and self._heading is not None:
+            level, words = self._heading
+            self._heading = None
+            text = " ".join("".join(words).split())
+            self.parts.append(f"{'#' * level} {text}\n\n" if text else "")
         elif tag in self._BLOCKS:
             self._break()
 
@@ -94,5 +107,7 @@ class HtmlText(HTMLParser):
             self.title += data
         elif self._cell is not None:
             self._cell.append(data)
+        elif self._heading is not None:
+            self._heading[1].append(data)
         elif not self._tables:  # text between a table's cells is layout
             self.parts.append(data)

@@ -206,6 +206,6 @@ def test_an_html_table_is_read_row_by_row_with_its_header(tmp_path):
     (document,) = load_folder(tmp_path)
     assert isinstance(document, Document)
     assert split_sentences(document.text) == [
-        "Key contacts", "Person: Rosa Lind; Title: Office Manager; Email: rosa.lind@delta.example",
+        "# Key contacts", "Person: Rosa Lind; Title: Office Manager; Email: rosa.lind@delta.example",
         "Person: Ken Ito; Title: Data Protection Officer; Email: ken.ito@delta.example", "Floor 2; IT counter",
         "Open 08:00 to 17:00."]

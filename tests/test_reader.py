@@ -14,7 +14,8 @@ from reasoners.offline.ranges import held_values
 from reasoners.offline.render import render
 from reasoners.offline.similarity import EncoderSimilarity
 from reasoners.offline.spans import spans
-from reasoners.offline.units import older_versions, units_of
+from reasoners.offline.units import units_of
+from reasoners.offline.versions import older_versions
 
 
 def evidence(doc_id: str, title: str, text: str, hop: int = 1, score: float = 0.03) -> Evidence:

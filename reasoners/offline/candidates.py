@@ -39,8 +39,8 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 """The span kinds that can answer each expected kind, likeliest first."""
 _KIND_HEADERS: dict[str, set[str]] = {
-    "phone": {"extension", "phone", "mobile", "tel", "telephone", "number"},
-    "email": {"email", "e-mail", "contact"},
+    "phone": {"extension", "ext", "phone", "mobile", "tel", "telephone", "number", "dial", "line"},
+    "email": {"email", "e-mail", "mail", "contact"},
     "url": {"url", "address", "link", "web", "website", "site"},
     "room": {"room", "desk", "office", "location", "area", "floor", "seat", "workstation"},
     "person": {"name", "owner", "lead", "approver", "contact", "person", "manager", "head", "who", "sponsor"},
@@ -50,6 +50,9 @@ _KIND_HEADERS: dict[str, set[str]] = {
     "place": {"location", "site", "city", "office", "address", "building", "where", "based", "venue"},
 }
 _LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
+_IDENTIFIER_HEADERS = frozenset("""extension ext phone mobile tel telephone fax email e-mail url link website room desk
+office id identifier code reference ref""".split())
+"""Columns whose numbers name or reach something ('Ext.: 4127', 'Room: 3.08'): never a count or an amount."""
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
 _SPELLED_COUNT = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
                             r"forty|fifty|hundred)\s+([A-Za-z]+)\b", re.I)
@@ -149,6 +152,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     blocking = _OTHER_FORMS if expected.kind in ("number", "amount") else _NOT_NAMES if expected.kind in (
         "person", "place", "name", "other", "list") else ()
     taken = [range(s, e) for k in blocking for s, e in finditer(k, text)]
+    if expected.kind in ("number", "amount"):
+        taken += [range(s, e) for c, (s, e) in cells
+                  if set(re.findall(r"[a-z-]+", c.header.lower())) & _IDENTIFIER_HEADERS]
     # a count is not the figure of an amount ('quotes from three suppliers', not the 5,000 of 'above EUR 5,000')
     priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
     conditioned = expected.kind == "number" and bool(amounts(question))

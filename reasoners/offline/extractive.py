@@ -18,7 +18,8 @@ from reasoners.offline.lists import list_items
 from reasoners.offline.procedures import procedure
 from reasoners.offline.reading import Reading, read, term_weights
 from reasoners.offline.render import render
-from reasoners.offline.units import Unit, older_versions, units_of
+from reasoners.offline.units import Unit, units_of
+from reasoners.offline.versions import older_versions
 
 MAX_EVIDENCE = 12
 MIN_COVERAGE = 0.45

@@ -32,8 +32,17 @@ def _number(digits: str, scale: str | None) -> float:
     return float(digits.replace(",", "")) * _SCALE.get((scale or "").lower(), 1.0)
 
 
+_ABOVE = re.compile(r"\b(?:more than|over|above|exceeding|greater than|in excess of)\s*$", re.IGNORECASE)
+_BELOW = re.compile(r"\b(?:less than|under|below)\s*$", re.IGNORECASE)
+_STEP = 0.005
+"""'More than EUR 5,000' is an amount just above 5,000: the band 'Over EUR 5,000' holds it, '1,000-5,000' does not."""
+
+
 def amounts(text: str) -> list[tuple[str, float, str]]:
-    """The amounts of money a text gives: (as written, value, currency or '')."""
+    """The amounts of money a text gives: (as written, value, currency or '').
+
+    An amount given as a strict bound ('more than EUR 5,000', 'under GBP 200') stands for one just past it.
+    """
     found = []
     for match in _GIVEN.finditer(text):
         written = match.group(0)
@@ -41,7 +50,10 @@ def amounts(text: str) -> list[tuple[str, float, str]]:
         digits = re.search(r"\d[\d,]*(?:\.\d+)?", written)
         scale = re.search(r"million|thousand|\bm\b|\bk\b", written, re.IGNORECASE)
         if digits:
-            found.append((written, _number(digits.group(0), scale.group(0) if scale else None), currency))
+            value = _number(digits.group(0), scale.group(0) if scale else None)
+            before = text[max(0, match.start() - 20):match.start()]
+            value += _STEP if _ABOVE.search(before) else -_STEP if _BELOW.search(before) else 0.0
+            found.append((written, value, currency))
     return found
 
 

@@ -27,12 +27,13 @@ ENTITY_BOOST = 1.5
 GENERIC_WEIGHT = 0.3
 GENERIC = frozenset(stems(
     """need want use get make person people someone somebody anyone thing things way know find tell give take go
-    come say think look help ask work put let keep try happen one ones current currently"""
+    come say think look help ask work put let keep try happen one ones current currently after before during within
+    since until"""
 ))
 """Words that say little of what is asked ('the person I need to ask'): they weigh less."""
 TYPED_KINDS = {"amount", "number", "date", "time", "phone", "email", "url", "room", "code"}
 """Kinds whose value has a recognisable form: a unit without one cannot answer."""
-FOUND_BONUS, MISSING_PENALTY, SUPERSEDED_PENALTY, HEAD_BONUS, VERB_BONUS = 0.2, 0.3, 0.3, 0.15, 0.02
+FOUND_BONUS, MISSING_PENALTY, SUPERSEDED_PENALTY, HEAD_BONUS, VERB_BONUS = 0.2, 0.3, 0.5, 0.15, 0.02
 _AUXILIARY = re.compile(r"\b(?:can|could|do|does|did|must|should|will|may|would|is|are|was|were)\s+(.+?)(?:[?.!]|$)",
                         re.I)
 _CLAUSE_END = frozenset("to for from with by during before after within into about under at per than".split())
@@ -42,6 +43,10 @@ OUT_OF_RANGE_PENALTY = 0.3
 """A row about other amounts than the question's is as unlikely to answer as a superseded one."""
 GIVEN_KINDS = ("date", "amount", "time", "code")
 """Kinds of value a question may give to select a row ('the week of 9 March 2026', 'a EUR 15,000 subscription')."""
+
+_HOW = re.compile(r"\bhow\s+(?:long|far|often|old|big|large|soon|late|early|high|tall|wide|deep|heavy)\b", re.I)
+"""'How long' asks for a duration: 'long' is not a word the answer must contain."""
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -72,7 +77,7 @@ class Reading:
 
 def term_weights(question: str, units: list[Unit]) -> dict[str, float]:
     """Rarity weights of the question's stems over the units; named entities weigh more."""
-    keys = stems(question)
+    keys = stems(_HOW.sub(" ", question))
     named = set().union(*(stems(e) for e in entities(question))) if keys else set()
     n = max(len(units), 1)
     weights: dict[str, float] = {}

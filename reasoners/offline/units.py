@@ -118,25 +118,6 @@ def _is_heading(sentence: str, title: str, following: bool) -> bool:
         not _BULLET.match(stripped) and bool(words) and words[0][:1].isupper()
 
 
-_VERSION = re.compile(r"\b(?:19|20)\d\d\b|\bv(?:ersion)?\s?\d+(?:\.\d+)*\b", re.IGNORECASE)
-
-
-def _version(title: str) -> tuple[str, tuple[int, ...]] | None:
-    """A title's name without its year or version, and that year or version ('Travel Policy 2024')."""
-    found = _VERSION.findall(title)
-    if not found:
-        return None
-    numbers = tuple(int(n) for v in found for n in re.findall(r"\d+", v))
-    return normalise_name(_VERSION.sub(" ", title)), numbers
-
-
-def older_versions(evidence: list[Evidence]) -> set[str]:
-    """Documents whose title names an older year or version of another document held ('... 2024' beside '... 2026')."""
-    versions = {e.doc_id: v for e in evidence if (v := _version(e.title))}
-    return {doc for doc, (name, number) in versions.items()
-            if any(other_name == name and other_number > number for other_name, other_number in versions.values())}
-
-
 def chunk_ordinal(chunk_id: str) -> int | None:
     """A chunk's place in its document, from its id ('doc#2' -> 2); None when the id does not end in one."""
     ordinal = chunk_id.rpartition("#")[2]

@@ -1,0 +1,60 @@
+"""Reading enterprise documents the reader was never tuned on: versions named by file, strict amount bounds,
+identifier columns, duration questions."""
+
+from __future__ import annotations
+
+from domain.models import Evidence, Understanding
+from domain.text import stems
+from reasoners.offline.extractive import synthesise
+from reasoners.offline.ranges import amounts, excludes
+from reasoners.offline.versions import older_versions
+
+
+def evidence(doc_id: str, title: str, text: str, score: float = 0.03) -> Evidence:
+    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=score, hop=1,
+                    found_by=["q0"], rank=1)
+
+
+def test_versions_and_drafts_named_by_the_file_are_older():
+    old = evidence("travel-expenses-policy-v2-2023", "Travel & Expenses Policy", "x")
+    new = evidence("travel-expenses-policy-v3", "Travel & Expenses Policy (v3)", "x")
+    draft = evidence("capex-policy-DRAFT-2026", "Capital Expenditure Policy (draft)", "x")
+    approved = evidence("capex-policy", "Capital Expenditure Policy", "x")
+    other = evidence("holiday-calendar-2024", "Holiday calendar 2024", "x")
+    assert older_versions([old, new, draft, approved, other]) == {old.doc_id, draft.doc_id}
+
+
+def test_the_current_row_wins_over_a_better_worded_superseded_one():
+    old = evidence("travel-policy-v2", "Travel Policy", "Destination: London; Hotel limit per night: GBP 175")
+    new = evidence("travel-policy-v3", "Travel Policy (v3)", "Destination: London; Hotel cap per night: GBP 195")
+    draft = synthesise("What's the hotel limit per night in London?", Understanding(query_class="lookup"),
+                       [old, new], None)
+    assert draft.short_answer == "GBP 195" and draft.claims[0].citations == ["travel-policy-v3#0"]
+
+
+def test_more_than_an_amount_is_in_the_band_above_it():
+    assert amounts("costing more than EUR 5,000?")[0][1] > 5000 > amounts("under EUR 5,000")[0][1]
+    question = "Who signs off travel costing more than EUR 5,000?"
+    assert excludes("Trip cost: EUR 1,000.01 to EUR 5,000; Approver: Site Finance Controller", question)
+    assert not excludes("Trip cost: Over EUR 5,000; Approver: Chief Financial Officer", question)
+
+
+def test_an_extension_column_is_not_a_count():
+    rows = evidence("rooms", "Rooms", "Name: Ines; Role: Head of People; Room: 3.08; Extension: 4408\n"
+                    "Room: Belem auditorium; Capacity: 120 people")
+    draft = synthesise("How many people does the Belem auditorium seat?", Understanding(query_class="lookup"),
+                       [rows], None)
+    assert draft.short_answer is not None and "4408" not in draft.short_answer
+
+
+def test_function_words_ending_in_er_give_no_verb_stem():
+    assert "aft" not in stems("after a trip") and "numb" not in stems("the number")
+    assert "own" in stems("the owner of the budget")
+
+
+def test_how_long_asks_for_a_duration_not_the_word_long():
+    unit = evidence("faq", "Claims", "- Submit your expense claim in PeopleHub within 30 days of returning.\n"
+                    "- Receipts over EUR 10 are attached to the claim.")
+    draft = synthesise("How long do I have to submit an expense claim?", Understanding(query_class="lookup"),
+                       [unit], None)
+    assert draft.short_answer == "30 days" or "30 days" in (draft.short_answer or "")

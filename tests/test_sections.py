@@ -1,0 +1,36 @@
+"""A chunk that starts inside a section carries the section's headings; HTML headings are headings."""
+
+from __future__ import annotations
+
+from retrieval.chunking import chunk_document
+from retrieval.documents import Document
+from retrieval.html_text import html_text
+
+CALENDAR = "# Closures 2025\n\nIntro line.\n\n## Leeds (UK)\n\n| Date | Reason |\n|---|---|\n" + "".join(
+    f"| 2025-01-{d:02d} | Leeds closure number {d} of the year |\n" for d in range(1, 12)) + \
+    "\n## Tilburg (Netherlands)\n\n| Date | Reason |\n|---|---|\n" + "".join(
+    f"| 2025-02-{d:02d} | Tilburg closure number {d} of the year |\n" for d in range(1, 12))
+
+
+def test_a_chunk_that_starts_inside_a_section_begins_with_its_heading():
+    chunks = chunk_document(Document("cal", "Closures 2025", CALENDAR, ("staff",), source="s"), max_words=40,
+                            overlap_words=8)
+    assert len(chunks) > 3
+    for chunk in chunks:
+        lines = chunk.text.split("\n")
+        first_row = next((i for i, line in enumerate(lines) if line.startswith("Date:")), None)
+        if first_row is None:
+            continue
+        section = "## Tilburg (Netherlands)" if "Tilburg closure" in lines[first_row] else "## Leeds (UK)"
+        assert section in lines[:first_row], chunk.text
+    # the title heading is not repeated: every chunk carries the title already
+    assert sum(c.text.count("# Closures 2025") for c in chunks) == 1
+
+
+def test_html_headings_become_headings_and_tables_stay_rows():
+    title, text = html_text("<html><title>Contacts</title><body><h2>\n  Leeds   site\n</h2><table>"
+                            "<tr><th>Name</th><th>Room</th></tr><tr><td>Ann</td><td>L1.02</td></tr></table>"
+                            "<h3>Tilburg</h3><p>Ask reception.</p></body></html>")
+    assert title == "Contacts"
+    lines = [line for line in text.split("\n") if line.strip()]
+    assert lines[0] == "## Leeds site" and "### Tilburg" in lines and "| Ann | L1.02 |" in lines
