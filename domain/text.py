@@ -27,7 +27,7 @@ _VALUE = re.compile(
 _LEADING = set(
     """what which who whom whose when where why how is are was were do does did can could the a an in on of for and
     or if i my at to from by with as this that our we you your it its there has have had will would should not no
-    yes all any each every some""".split()
+    yes all any each every some what's who's where's when's how's which's what’s who’s where’s when’s how’s""".split()
 )
 
 
@@ -104,7 +104,7 @@ def entities(text: str, names_only: bool = False) -> list[str]:
             words.pop(0)
         while words and words[-1].lower() in _LEADING:
             words.pop()
-        span = " ".join(words).strip(" ,.?!;:")
+        span = " ".join(words).strip(" ,.?!;:").removesuffix("'s").removesuffix("’s")
         if span and not span.isdigit() and len(span) > 1:
             found.setdefault(span, None)
     return sorted(found, key=len, reverse=True)

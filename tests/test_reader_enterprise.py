@@ -58,3 +58,32 @@ def test_how_long_asks_for_a_duration_not_the_word_long():
     draft = synthesise("How long do I have to submit an expense claim?", Understanding(query_class="lookup"),
                        [unit], None)
     assert draft.short_answer == "30 days" or "30 days" in (draft.short_answer or "")
+
+
+def test_a_possessive_name_with_a_particle_asks_for_its_noun():
+    from domain.text import entities
+    from reasoners.offline.answer_types import expected_answer
+
+    assert entities("What's Marloes de Bruijn's extension?") == ["Marloes de Bruijn"]
+    assert expected_answer("What's Marloes de Bruijn's extension?").kind == "phone"
+    row = evidence("contacts", "Who's who", "Name: Marloes de Bruijn; Role: Site Director; Room: T-B1.04; "
+                   "Ext.: 6104; Email: m.debruijn@example.org\nName: Gareth Pennock; Role: Site Director; "
+                   "Room: L2.01; Ext.: 4102")
+    draft = synthesise("What's Marloes de Bruijn's extension?", Understanding(query_class="lookup"), [row], None)
+    assert draft.short_answer == "6104"
+
+
+def test_room_codes_with_letters_are_rooms():
+    from reasoners.offline.spans import finditer
+
+    text = "Name: H; Room: L3.01; Ext.: 4101; Desk B2-14; Room: T-B1.04"
+    assert [text[s:e] for s, e in finditer("room", text)] == ["L3.01", "Desk B2-14", "T-B1.04"]
+
+
+def test_a_date_range_is_one_answer_unless_its_start_or_end_is_asked():
+    row = evidence("closures", "Site closures 2025", "## Tilburg\nDate: 2025-08-04 to 2025-08-08; "
+                   "Reason: Summer maintenance shutdown")
+    answers = {q: synthesise(q, Understanding(query_class="lookup"), [row], None).short_answer for q in (
+        "When is the Tilburg summer shutdown?", "When does the Tilburg summer shutdown start?",
+        "When does the Tilburg summer shutdown end?")}
+    assert list(answers.values()) == ["2025-08-04 to 2025-08-08", "2025-08-04", "2025-08-08"]

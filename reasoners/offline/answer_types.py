@@ -104,8 +104,8 @@ def head_phrase(question: str) -> list[str]:
     while written and (written[0].lower() in _SKIP or written[0].lower() in {"of", "the"}):
         written.pop(0)
     # a name's possessive says whose it is, not what is asked ('Priya Raman's extension' asks for an extension)
-    for k, word in enumerate(written[:4]):
-        if not word[:1].isupper():
+    for k, word in enumerate(written[:6]):
+        if not word[:1].isupper() and word.lower() not in _NAME_PARTICLES:
             break
         if word.endswith(("'s", "’s")) and k + 1 < len(written):
             del written[:k + 1]
@@ -121,6 +121,10 @@ def head_phrase(question: str) -> list[str]:
             break
         phrase.append(lower.removesuffix("'s").removesuffix("’s"))
     return phrase
+
+
+_NAME_PARTICLES = frozenset("de van von der den da di du la le del dos das ten ter bin al".split())
+"""Lower-case words inside a name ('Marloes de Bruijn')."""
 
 
 def head_noun(question: str) -> str:

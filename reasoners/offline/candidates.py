@@ -10,7 +10,7 @@ more when the answer is chosen.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domain.text import stem, stems, values
 from reasoners.offline.answer_types import Expected
@@ -186,6 +186,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 text[previous.get(kind, 0):start].split()[-2:])))
             previous[kind] = start + len(span)
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led))
+    if expected.kind == "date":
+        found = _date_ranges(found, text, question)
     if not found and expected.kind == "number":
         found += _spelled_counts(text, question_stems, near)
     if expected.kind not in ("yes_no", "choice", "explanation", "list"):
@@ -193,6 +195,31 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
         spans_found = {c.text for c in found}
         found += [c for c in _cell_values(unit, expected, question_stems, text) if c.text not in spans_found]
     return found
+
+
+_RANGE_JOIN = re.compile(r"\s*(?:to|until|till|through|–|—|-)\s*$", re.IGNORECASE)
+_STARTS = re.compile(r"\b(?:start|starts|begin|begins|from|first|open|opens|commence|commences|kick off)\b", re.I)
+_ENDS = re.compile(r"\b(?:end|ends|finish|finishes|last|close|closes|until|conclude|concludes)\b", re.I)
+
+
+def _date_ranges(found: list[Candidate], text: str, question: str) -> list[Candidate]:
+    """Two dates joined as a range ('2025-08-04 to 2025-08-08') are one answer.
+
+    When the question asks when something starts or ends, the answer is the range's first or last date.
+    """
+    dates = sorted((c for c in found if c.kind == "date"), key=lambda c: c.start)
+    pairs = [(a, b) for a, b in zip(dates, dates[1:], strict=False)
+             if _RANGE_JOIN.fullmatch(text[a.start + len(a.text):b.start])]
+    if not pairs:
+        return found
+    starts, ends = bool(_STARTS.search(question)), bool(_ENDS.search(question))
+    kept = [c for c in found if not any(c is a or c is b for a, b in pairs)]
+    for a, b in pairs:
+        if starts != ends:
+            kept.append(a if starts else b)
+        else:
+            kept.append(replace(a, text=text[a.start:b.start + len(b.text)]))
+    return kept
 
 
 def _distance(start: int, near: list[int], text: str) -> float:

@@ -65,7 +65,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "url": re.compile(r"\bhttps?://[^\s)\]>;,]+|\b(?:[a-z0-9-]+\.)+(?:example|com|org|net|io|dev|app|co|pt|ca|uk|de|"
                       r"fr|eu|gov|edu|internal|local|corp)(?:/[^\s)\]>;,]*)?\b", re.IGNORECASE),
     "room": re.compile(r"\b(?:room|desk|office|suite|floor|seat)\s+[A-Z]?\d+(?:[.-]\d+)*[A-Z]?\b"
-                       r"|(?<![\w.+-])\d{1,2}[.-]\d{2,3}[A-Z]?(?![\w.-]|\.\d)", re.IGNORECASE),
+                       r"|(?<![\w.+-])\d{1,2}[.-]\d{2,3}[A-Z]?(?![\w.-]|\.\d)"
+                       r"|(?<![\w.+-])(?-i:[A-Z]{1,2}-?[A-Z]?\d{1,2}[.-]\d{2,3}[A-Z]?)(?![\w.-]|\.\d)", re.IGNORECASE),
     "code": re.compile(
         r"`[^`]{1,60}`|(?<![\w/])[#/@][A-Za-z][\w-]{1,40}"
         r"|\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,10}(?:-[A-Z0-9]{1,10}){1,4}\b"
