@@ -7,7 +7,7 @@ import re
 from retrieval.documents import Chunk, Document
 from retrieval.titles import normalise_name
 
-CHUNKER_VERSION = "sent-v5"
+CHUNKER_VERSION = "sent-v6"
 MAX_WORDS = 120
 OVERLAP_WORDS = 25
 
@@ -18,6 +18,7 @@ _ORDINAL = re.compile(r"^(\d{1,3}[.)])\s+")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 _COLUMNS = re.compile(r"\S(?: {2,}|\t+)\S")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
+_UNDERLINE = re.compile(r"^(?:={3,}|-{3,}|~{3,})$")
 
 
 def _cells(row: str) -> list[str]:
@@ -40,8 +41,13 @@ def split_sentences(text: str) -> list[str]:
     for paragraph in _PARAGRAPH.split(text):
         prose: list[str] = []
         header: list[str] = []
-        for line in paragraph.splitlines():
+        item = False  # whether the last sentence is a list item that an indented line may continue
+        for line in _underlined_headings(paragraph.splitlines()):
             stripped = line.strip()
+            if item and not prose and line[:1].isspace() and stripped and not _STRUCTURED.match(stripped):
+                sentences[-1] += " " + " ".join(stripped.split())  # a wrapped list item's next line
+                continue
+            item = bool(re.match(r"^([-*+]|\d+[.)])\s", stripped))
             if _TABLE_RULE.match(stripped) and stripped.count("|") and sentences:
                 header = _cells(sentences.pop()) if sentences[-1].startswith("|") else header
                 continue
@@ -59,6 +65,18 @@ def split_sentences(text: str) -> list[str]:
                 prose.append(stripped)
         sentences.extend(_prose_sentences(prose))
     return sentences
+
+
+def _underlined_headings(lines: list[str]) -> list[str]:
+    """Plain-text headings underlined with '====' or '----' become Markdown headings; the underline goes."""
+    out: list[str] = []
+    for line in lines:
+        if _UNDERLINE.match(line.strip()):
+            if out and out[-1].strip() and len(out[-1].split()) <= 10 and not _STRUCTURED.match(out[-1].strip()):
+                out[-1] = "## " + out[-1].strip()
+            continue  # a rule under a heading, or on its own: layout
+        out.append(line)
+    return out
 
 
 def chunk_sentences(text: str) -> list[str]:

@@ -87,3 +87,30 @@ def test_a_date_range_is_one_answer_unless_its_start_or_end_is_asked():
         "When is the Tilburg summer shutdown?", "When does the Tilburg summer shutdown start?",
         "When does the Tilburg summer shutdown end?")}
     assert list(answers.values()) == ["2025-08-04 to 2025-08-08", "2025-08-04", "2025-08-08"]
+
+
+def test_a_time_window_is_one_answer_and_its_start_or_end_when_asked():
+    window = evidence("vpn", "VPN", "Maintenance window: the gateways may be unavailable on Sundays between 02:00 and "
+                      "04:00 CET for planned maintenance.")
+    answers = [synthesise(q, Understanding(query_class="lookup"), [window], None).short_answer for q in (
+        "When is the VPN maintenance window?", "When does the VPN maintenance window end?")]
+    assert answers == ["between 02:00 and 04:00 CET", "04:00 CET"]
+
+
+def test_more_currencies_and_whats_without_an_apostrophe():
+    from reasoners.offline.answer_types import expected_answer
+
+    table = evidence("travel", "Travel allowances", "Destination: Warsaw; Daily meal allowance: 200 PLN; "
+                     "Hotel cap per night: 600 PLN")
+    draft = synthesise("whats the daily meal allowance in Warsaw", Understanding(query_class="lookup"), [table], None)
+    assert draft.short_answer == "200 PLN"
+    assert expected_answer("whats the hotel cap per night in London?").kind == "amount"
+
+
+def test_how_quickly_asks_for_a_duration_and_a_day_of_every_month_is_a_date():
+    from reasoners.offline.answer_types import expected_answer
+
+    assert expected_answer("How quickly do drivers have to acknowledge an alarm?").kind == "number"
+    faq = evidence("faq", "FAQ", "Salaries are paid on the 25th of each month. Payslips appear two days before.")
+    draft = synthesise("When do salaries get paid?", Understanding(query_class="lookup"), [faq], None)
+    assert draft.short_answer == "the 25th of each month"

@@ -87,7 +87,7 @@ _PARTICIPLES = set("""known born written made built held given taken shown seen 
     led bought brought told""".split())
 
 
-_CONTRACTED = re.compile(r"\b(what|who|where|when|which|how)['’]s\b", re.IGNORECASE)
+_CONTRACTED = re.compile(r"\b(what|who|where|when|which|how)['’]?s\b", re.IGNORECASE)
 
 
 def head_phrase(question: str) -> list[str]:
@@ -210,7 +210,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected(named if lower.startswith("whose") and named else "person", head)
     if re.search(r"\bhow much\b", lower):
         return Expected(named if named in ("amount", "number") else "amount", head)
-    if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon|wide|deep|heavy|fast)\b", lower):
+    if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon|wide|deep|heavy|fast|quickly|late|early|"
+                 r"frequently)\b", lower):
         return Expected("number", head)
     if re.search(r"\bwhat time\b|\bat what hour\b", lower):
         return Expected("time", "time")

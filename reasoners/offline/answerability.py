@@ -32,7 +32,7 @@ FEATURES = (
     "answer_found", "explanation", "cos_unit", "cos_titled", "margin", "entity_missing", "links",
     "answer_distance",
 )
-_ANTONYMS = """largest smallest|most least|more less|first last|before after|increase decrease|north south|east west|
+_ANTONYMS = """largest smallest|most least|more less|first last|increase decrease|north south|east west|
 begin end|start end|high low|higher lower|highest lowest|big small|bigger smaller|biggest smallest|long short|
 longer shorter|longest shortest|old new|older newer|oldest newest|early late|earlier later|earliest latest|
 major minor|upper lower|win lose|won lost|rise fall|maximum minimum|always never|many few|above below|

@@ -186,8 +186,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 text[previous.get(kind, 0):start].split()[-2:])))
             previous[kind] = start + len(span)
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led))
-    if expected.kind == "date":
-        found = _date_ranges(found, text, question)
+    for kind in ("date", "time") if expected.kind in ("date", "time") else ():
+        found = _ranges_of(kind, found, text, question)
     if not found and expected.kind == "number":
         found += _spelled_counts(text, question_stems, near)
     if expected.kind not in ("yes_no", "choice", "explanation", "list"):
@@ -202,14 +202,16 @@ _STARTS = re.compile(r"\b(?:start|starts|begin|begins|from|first|open|opens|comm
 _ENDS = re.compile(r"\b(?:end|ends|finish|finishes|last|close|closes|until|conclude|concludes)\b", re.I)
 
 
-def _date_ranges(found: list[Candidate], text: str, question: str) -> list[Candidate]:
-    """Two dates joined as a range ('2025-08-04 to 2025-08-08') are one answer.
+def _ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> list[Candidate]:
+    """Two dates or times joined as a range ('2025-08-04 to 2025-08-08', 'between 02:00 and 04:00') are one answer.
 
-    When the question asks when something starts or ends, the answer is the range's first or last date.
+    When the question asks when something starts or ends, the answer is the range's first or last value.
     """
-    dates = sorted((c for c in found if c.kind == "date"), key=lambda c: c.start)
-    pairs = [(a, b) for a, b in zip(dates, dates[1:], strict=False)
-             if _RANGE_JOIN.fullmatch(text[a.start + len(a.text):b.start])]
+    values = sorted((c for c in found if c.kind == kind), key=lambda c: c.start)
+    pairs = [(a, b) for a, b in zip(values, values[1:], strict=False)
+             if _RANGE_JOIN.fullmatch(text[a.start + len(a.text):b.start]) or (
+                 re.fullmatch(r"\s*and\s*", text[a.start + len(a.text):b.start])
+                 and re.search(r"\bbetween\s*$", text[:a.start], re.I))]
     if not pairs:
         return found
     starts, ends = bool(_STARTS.search(question)), bool(_ENDS.search(question))
@@ -218,7 +220,8 @@ def _date_ranges(found: list[Candidate], text: str, question: str) -> list[Candi
         if starts != ends:
             kept.append(a if starts else b)
         else:
-            kept.append(replace(a, text=text[a.start:b.start + len(b.text)]))
+            joined = text[a.start:b.start + len(b.text)]
+            kept.append(replace(a, text=f"between {joined}" if " and " in joined else joined))
     return kept
 
 

@@ -9,7 +9,8 @@ import operator
 import re
 from collections.abc import Callable
 
-_CURRENCY = r"(?:EUR|CAD|USD|GBP|€|\$|£)"
+_CODES = ("EUR", "CAD", "USD", "GBP", "CHF", "PLN", "SEK", "NOK", "DKK", "AUD", "JPY", "INR")
+_CURRENCY = rf"(?:{'|'.join(_CODES)}|€|\$|£)"
 _AMOUNT = rf"({_CURRENCY})?\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(million|thousand|m|k)\b)?"
 """An amount with its currency and scale; 'm' and 'k' are a scale only as a word ('EUR 50,000 must' is not 50m)."""
 _SCALE = {"million": 1e6, "m": 1e6, "k": 1e3, "thousand": 1e3}
@@ -25,7 +26,7 @@ _COMPARE: dict[str, Callable[[float, float], bool]] = {
     "within": operator.le,
 }
 _GIVEN = re.compile(rf"{_CURRENCY}\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|m|k|thousand)\b)?"
-                    rf"|\d[\d,]*(?:\.\d+)?\s?(?:million|thousand)?\s?(?:EUR|CAD|USD|GBP)\b", re.IGNORECASE)
+                    rf"|\d[\d,]*(?:\.\d+)?\s?(?:million|thousand)?\s?(?:{'|'.join(_CODES)})\b", re.IGNORECASE)
 
 
 def _number(digits: str, scale: str | None) -> float:
@@ -46,7 +47,7 @@ def amounts(text: str) -> list[tuple[str, float, str]]:
     found = []
     for match in _GIVEN.finditer(text):
         written = match.group(0)
-        currency = next((c for c in ("EUR", "CAD", "USD", "GBP", "€", "$", "£") if c.lower() in written.lower()), "")
+        currency = next((c for c in (*_CODES, "€", "$", "£") if c.lower() in written.lower()), "")
         digits = re.search(r"\d[\d,]*(?:\.\d+)?", written)
         scale = re.search(r"million|thousand|\bm\b|\bk\b", written, re.IGNORECASE)
         if digits:

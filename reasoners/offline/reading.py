@@ -44,7 +44,8 @@ OUT_OF_RANGE_PENALTY = 0.3
 GIVEN_KINDS = ("date", "amount", "time", "code")
 """Kinds of value a question may give to select a row ('the week of 9 March 2026', 'a EUR 15,000 subscription')."""
 
-_HOW = re.compile(r"\bhow\s+(?:long|far|often|old|big|large|soon|late|early|high|tall|wide|deep|heavy)\b", re.I)
+_HOW = re.compile(r"\bhow\s+(?:long|far|often|old|big|large|soon|late|early|high|tall|wide|deep|heavy|fast|quickly|"
+                  r"frequently)\b", re.I)
 """'How long' asks for a duration: 'long' is not a word the answer must contain."""
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-_CURRENCY = r"(?:EUR|CAD|USD|GBP|CHF|AUD|JPY|€|\$|£|US\$|C\$)"
+_CURRENCY = r"(?:EUR|CAD|USD|GBP|CHF|AUD|JPY|PLN|SEK|NOK|DKK|CZK|HUF|INR|NZD|SGD|HKD|ZAR|€|\$|£|¥|₹|US\$|C\$)"
+_CODES = r"(?:EUR|CAD|USD|GBP|CHF|AUD|JPY|PLN|SEK|NOK|DKK|CZK|HUF|INR|NZD|SGD|HKD|ZAR)"
 _SCALE = r"(?:\s?(?:million|billion|thousand|bn|m|k)\b)?"
 _UNITS = (
     r"(?:%|percent|per ?cent|working days?|business days?|calendar days?|days?|weeks?|months?|years?|hours?|hrs?|"
@@ -26,7 +27,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "amount": re.compile(
         rf"{_CURRENCY}\s?{_NUMBER}{_SCALE}(?:\s?(?:–|-|to)\s?{_CURRENCY}?\s?{_NUMBER}{_SCALE})?"
         rf"(?:\s(?:per|a|each)\s(?:day|night|week|month|year|person|employee|hour|trip))?"
-        rf"|{_NUMBER}{_SCALE}\s?(?:EUR|CAD|USD|GBP|euros?|dollars?|pounds sterling)\b"
+        rf"|{_NUMBER}{_SCALE}\s?(?:{_CODES}|zł|kr|euros?|dollars?|pounds sterling|francs?|zloty|złoty)(?!\w)"
     ),
     "number": re.compile(
         rf"(?:\b(?:up to|at least|at most|about|around|over|under|more than|less than|nearly|almost)\s)?"
@@ -48,6 +49,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"\s+(?:working\s+|business\s+|calendar\s+)?(?:day|week|Monday|Tuesday|Wednesday|Thursday|Friday)"
         r"(?:\s+of\s+(?:each|every|the)\s+(?:month|quarter|year|week))?"
         r"|\bevery\s+(?:other\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|month|quarter)\b"
+        # a day of every month: 'on the 25th of each month', 'the 1st of the month'
+        r"|\bthe\s+\d{1,2}(?:st|nd|rd|th)\s+(?:day\s+)?of\s+(?:each|every|the)\s+month\b"
     ),
     "time": re.compile(
         r"\b(?:[01]?\d|2[0-3])[:h][0-5]\d(?:\s?(?:[ap]\.?m\.?))?(?:\s?(?:–|-|to)\s?(?:[01]?\d|2[0-3])[:h][0-5]\d)?"
