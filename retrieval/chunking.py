@@ -7,7 +7,7 @@ import re
 from retrieval.documents import Chunk, Document
 from retrieval.titles import normalise_name
 
-CHUNKER_VERSION = "sent-v6"
+CHUNKER_VERSION = "sent-v7"
 MAX_WORDS = 120
 OVERLAP_WORDS = 25
 
@@ -138,13 +138,13 @@ def _section_paths(sentences: list[str], title: str) -> list[list[str]]:
     paths: list[list[str]] = []
     open_headings: list[tuple[int, str]] = []
     for sentence in sentences:
-        paths.append([line for _, line in open_headings])
         heading = _HEADING.match(sentence)
-        if heading:
+        if heading:  # a heading closes the sections at its level and below; its path is its parents
             level = len(heading.group(1))
             open_headings = [(lv, line) for lv, line in open_headings if lv < level]
-            if normalise_name(heading.group(2)) != normalise_name(title):
-                open_headings.append((level, sentence))
+        paths.append([line for _, line in open_headings])
+        if heading and normalise_name(heading.group(2)) != normalise_name(title):
+            open_headings.append((len(heading.group(1)), sentence))
     return paths
 
 

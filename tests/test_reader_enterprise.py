@@ -114,3 +114,11 @@ def test_how_quickly_asks_for_a_duration_and_a_day_of_every_month_is_a_date():
     faq = evidence("faq", "FAQ", "Salaries are paid on the 25th of each month. Payslips appear two days before.")
     draft = synthesise("When do salaries get paid?", Understanding(query_class="lookup"), [faq], None)
     assert draft.short_answer == "the 25th of each month"
+
+
+def test_a_cell_without_a_number_is_no_extension():
+    rows = evidence("offices", "Offices", "Office: Leeds; Switchboard: +44 113 496 0500; Extension range: 5xxx\n"
+                    "Name: Hanneke Bos; Role: Financial Controller; Ext.: 2214")
+    draft = synthesise("What's the extension of the Financial Controller?", Understanding(query_class="lookup"),
+                       [rows], None)
+    assert draft.short_answer == "2214"

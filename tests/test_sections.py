@@ -34,3 +34,13 @@ def test_html_headings_become_headings_and_tables_stay_rows():
     assert title == "Contacts"
     lines = [line for line in text.split("\n") if line.strip()]
     assert lines[0] == "## Leeds site" and "### Tilburg" in lines and "| Ann | L1.02 |" in lines
+
+
+
+def test_a_chunk_that_starts_at_a_heading_carries_its_parents_not_its_sibling():
+    text = "# Policy\n\n## 1. Why\n\n" + "Reason sentence number one here. " * 12 + "\n\n## 2. Limits\n\n" + \
+        "Limit sentence number one here. " * 12
+    chunks = chunk_document(Document("p", "Policy", text, ("staff",), source="s"), max_words=40, overlap_words=8)
+    for chunk in chunks:
+        lines = chunk.text.split("\n")
+        assert not ("## 1. Why" in lines and "## 2. Limits" in lines and lines.index("## 2. Limits") == 1), chunk.text

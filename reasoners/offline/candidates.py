@@ -270,11 +270,20 @@ def _cell_offsets(text: str, cells: tuple[Cell, ...]) -> list[tuple[Cell, tuple[
     return found
 
 
+def _literal(value: str, kind: str) -> bool:
+    """Whether a cell's value has the form of its kind (a phone number's digits, an address's @)."""
+    if any(True for _ in finditer(kind, value)):
+        return True
+    return kind == "phone" and re.fullmatch(r"[+\d][\d\s().-]{2,}", value) is not None
+
+
 def _cell_values(unit: Unit, expected: Expected, question_stems: set[str], text: str) -> list[Candidate]:
     """Whole cells as the answer to a who/what question, when their header names what is asked."""
     found = []
     for cell in unit.cells:
         fit = cell_fit(cell, expected, question_stems)
+        if expected.kind in _LITERAL_KINDS and not _literal(cell.value, expected.kind):
+            continue  # 'Extension range: 5xxx' names no extension
         if fit >= 0.8 and not stems(cell.value) <= question_stems:
             found.append(Candidate(cell.value, max(text.find(cell.value), 0), "cell", CELL_RANK, fit, 0.0, 0.0))
     return found
