@@ -7,7 +7,7 @@ import re
 from retrieval.documents import Chunk, Document
 from retrieval.titles import normalise_name
 
-CHUNKER_VERSION = "sent-v7"
+CHUNKER_VERSION = "sent-v8"
 MAX_WORDS = 120
 OVERLAP_WORDS = 25
 
@@ -19,6 +19,7 @@ _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 _COLUMNS = re.compile(r"\S(?: {2,}|\t+)\S")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _UNDERLINE = re.compile(r"^(?:={3,}|-{3,}|~{3,})$")
+_BOLD_LINE = re.compile(r"^(?:\*\*|__)([^*_]{2,120}?)(?:\*\*|__)$")
 
 
 def _cells(row: str) -> list[str]:
@@ -68,9 +69,16 @@ def split_sentences(text: str) -> list[str]:
 
 
 def _underlined_headings(lines: list[str]) -> list[str]:
-    """Plain-text headings underlined with '====' or '----' become Markdown headings; the underline goes."""
+    """Plain-text headings underlined with '====' or '----' become Markdown headings; the underline goes.
+
+    A line that is wholly bold ('**When is payday?**', as FAQs set their questions) is a heading too.
+    """
     out: list[str] = []
     for line in lines:
+        bold = _BOLD_LINE.match(line.strip())
+        if bold and not bold.group(1).rstrip().endswith(":"):  # 'Owner:' leads into its value
+            out.append("#### " + " ".join(bold.group(1).split()))
+            continue
         if _UNDERLINE.match(line.strip()):
             if out and out[-1].strip() and len(out[-1].split()) <= 10 and not _STRUCTURED.match(out[-1].strip()):
                 out[-1] = "## " + out[-1].strip()

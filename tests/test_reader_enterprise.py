@@ -122,3 +122,26 @@ def test_a_cell_without_a_number_is_no_extension():
     draft = synthesise("What's the extension of the Financial Controller?", Understanding(query_class="lookup"),
                        [rows], None)
     assert draft.short_answer == "2214"
+
+
+def test_a_limit_on_the_quantity_asked_about_decides_yes_or_no():
+    from reasoners.offline.quantities import fits
+
+    escort = "On the production floor there may be no more than 6 visitors per escort."
+    assert fits("Can I take eight visitors onto the floor with one escort?", escort) is False
+    assert fits("Can I take four visitors onto the floor with one escort?", escort) is True
+    assert fits("Is first class OK for a five-hour train journey?", "First class only when the journey is longer "
+                "than 4 hours.") is True
+    assert fits("Can I expense a taxi?", escort) is None
+    rule = evidence("faq", "Staff FAQ", "### Can I carry over unused holiday days?\nYes, up to 5 days, used by 31 March.")
+    answers = [synthesise(q, Understanding(query_class="lookup"), [rule], None).short_answer for q in (
+        "Can I carry over 7 unused holiday days?", "Can I carry over 3 unused holiday days?")]
+    assert answers == ["no", "yes"]
+
+
+def test_the_clause_that_asks_decides_what_is_asked():
+    from reasoners.offline.answer_types import expected_answer
+
+    assert expected_answer("I'm starting in Gdansk next week - who gives me my ID badge?").kind == "person"
+    assert expected_answer("The run totals EUR 310,000. In which room does its approver sit?").kind == "room"
+    assert expected_answer("What is the extension of the Financial Controller?").kind == "phone"

@@ -44,3 +44,15 @@ def test_a_chunk_that_starts_at_a_heading_carries_its_parents_not_its_sibling():
     for chunk in chunks:
         lines = chunk.text.split("\n")
         assert not ("## 1. Why" in lines and "## 2. Limits" in lines and lines.index("## 2. Limits") == 1), chunk.text
+
+
+def test_underlined_and_wholly_bold_lines_are_headings():
+    from retrieval.chunking import split_sentences
+
+    text = ("LOCKOUTS\n--------\nAfter 5 failed attempts your account is locked.\n\n"
+            "* Minimum length: 14 characters. A passphrase is easier\n  to remember.\n\n"
+            "**When is payday?**  \nSalaries are paid on the 25th.\n\n**Owner:**\nFinance")
+    assert split_sentences(text) == [
+        "## LOCKOUTS", "After 5 failed attempts your account is locked.",
+        "* Minimum length: 14 characters. A passphrase is easier to remember.",
+        "#### When is payday?", "Salaries are paid on the 25th.", "**Owner:** Finance"]

@@ -187,9 +187,26 @@ def unabbreviated(question: str) -> str:
     return _CONTRACTED.sub(lambda m: f"{m.group(1)} is", question)
 
 
+_CLAUSE = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+")
+_ASKING = re.compile(r"^\s*(?:(?:in|at|on|for|from|to|by|with) (?:which|what|whom)\b|who|whom|whose|what|which|when|"
+                     r"where|why|how|is|are|was|were|can|could|do|does|did|should|may|must|will|would|am)\b", re.I)
+
+
+def interrogative(question: str) -> str:
+    """The clause that asks, when the question sets the scene first; the whole question otherwise.
+
+    'I'm starting in Gdansk next week - who gives me my badge?' asks 'who gives me my badge?'.
+    """
+    clauses = [c for c in _CLAUSE.split(question.strip()) if c.strip()]
+    if len(clauses) < 2:
+        return question
+    asking = [c for c in clauses if _ASKING.match(c)]
+    return asking[-1] if asking else question
+
+
 def expected_answer(question: str, query_class: str = "lookup") -> Expected:
     """The kind of answer `question` asks for."""
-    question = unabbreviated(question)
+    question = interrogative(unabbreviated(question))
     lower = question.strip().lower()
     phrase = head_phrase(question)
     head = phrase[-1] if phrase else ""

@@ -16,7 +16,8 @@ from reasoners.offline.chains import Chain, chains
 from reasoners.offline.compare import choose, sides, yes_or_no
 from reasoners.offline.lists import list_items
 from reasoners.offline.procedures import procedure
-from reasoners.offline.reading import Reading, read, term_weights
+from reasoners.offline.quantities import fits, given_numbers
+from reasoners.offline.reading import Reading, coverage, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.units import Unit, units_of
 from reasoners.offline.versions import older_versions
@@ -104,6 +105,17 @@ def _draft(question: str, readings: list[Reading], short_answer: str | None) -> 
     return Draft(claims=list(claims.values()), short_answer=short_answer)
 
 
+def _asked_of(reading: Reading, weights: dict[str, float], question: str) -> float:
+    """A yes/no reading's coverage; a quantity the question gives is covered by a limit on its unit.
+
+    For '7 days' against 'up to 5 days' the limit, not the number, is what the passage must state.
+    """
+    if fits(question, reading.unit.plain) is None:
+        return reading.coverage
+    numbers = given_numbers(question)
+    return coverage([reading.unit], {k: w for k, w in weights.items() if k not in numbers})
+
+
 def synthesise(question: str, understanding: Understanding, evidence: list[Evidence],
                assessment: Assessment | None, similarity: Similarity | None = None) -> Draft:
     """The claims that answer the question, in reading order, and the short answer; none when nothing answers.
@@ -121,7 +133,8 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         picked = choose(question, expected.options, relevant, weights)
         if picked:
             return _draft(question, picked[1], picked[0])
-    if expected.kind == "yes_no" and relevant and max(r.coverage for r in relevant) >= MIN_COVERAGE:
+    if expected.kind == "yes_no" and relevant and \
+            max(_asked_of(r, weights, question) for r in relevant) >= MIN_COVERAGE:
         said = yes_or_no(question, understanding.entities, relevant, weights)
         if said:
             return _draft(question, said[1], said[0])

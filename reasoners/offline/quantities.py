@@ -1,0 +1,74 @@
+"""Counts and durations a question gives against the limits a passage sets ('7 days' against 'up to 5 days').
+
+A yes/no question about a quantity ('Can I carry over 7 unused holiday days?', 'Is first class OK for a five-hour
+journey?') is answered by the limit on the same unit: 'up to 5 days' says no, 'longer than 4 hours' says yes.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+
+from domain.text import stem
+
+_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
+_GIVEN = re.compile(rf"\b{_NUMBER}(?:\s|-)((?:[a-z]+\s){{0,2}}[a-z]+)", re.IGNORECASE)
+_LIMIT = re.compile(
+    rf"\b(up to|at most|no more than|not more than|a maximum of|maximum of|max\.?|longer than|more than|over|"
+    rf"above|exceeding|at least|a minimum of|minimum of|less than|fewer than|under|below|shorter than|within)\s+"
+    rf"{_NUMBER}(?:\s|-)([a-z]+)", re.IGNORECASE)
+_COMPARE: dict[str, Callable[[float, float], bool]] = {
+    "up to": operator.le, "at most": operator.le, "no more than": operator.le, "not more than": operator.le,
+    "a maximum of": operator.le, "maximum of": operator.le, "max": operator.le, "max.": operator.le,
+    "within": operator.le, "longer than": operator.gt, "more than": operator.gt, "over": operator.gt,
+    "above": operator.gt, "exceeding": operator.gt, "at least": operator.ge, "a minimum of": operator.ge,
+    "minimum of": operator.ge, "less than": operator.lt, "fewer than": operator.lt, "under": operator.lt,
+    "below": operator.lt, "shorter than": operator.lt,
+}
+_UNITS = frozenset(stem(u) for u in """minute hour day night week month year visitor guest person people
+employee seat attempt time trip journey quote""".split())
+
+
+def _value(written: str) -> float:
+    return float(_WORDS.get(written.lower(), written) if written.lower() in _WORDS else written)
+
+
+def _unit(word: str) -> str:
+    key = stem(word.lower())
+    return "person" if key in {"peopl", "person"} else key
+
+
+def _given(question: str) -> list[tuple[str, float, str]]:
+    """The quantities the question gives: (as written, value, unit); '7 unused holiday days' -> ('7', 7, 'day')."""
+    found = []
+    for match in _GIVEN.finditer(question):
+        for word in match.group(2).split():  # the unit may follow a word or two ('7 unused holiday days')
+            if _unit(word) in _UNITS:
+                found.append((match.group(1).lower(), _value(match.group(1)), _unit(word)))
+                break
+    return found
+
+
+def given(question: str) -> list[tuple[float, str]]:
+    """The quantities the question gives, with their unit ('7 unused holiday days' -> (7, 'day'))."""
+    return [(value, unit) for _, value, unit in _given(question)]
+
+
+def given_numbers(question: str) -> set[str]:
+    """The numbers of those quantities, as the question writes them ('7', 'eight')."""
+    return {stem(written) for written, _, _ in _given(question)}
+
+
+def fits(question: str, text: str) -> bool | None:
+    """Whether every quantity the question gives is within the text's limits on the same unit.
+
+    None when the text sets no limit on a unit the question gives.
+    """
+    limits = [(_COMPARE[m.group(1).lower()], _value(m.group(2)), _unit(m.group(3))) for m in _LIMIT.finditer(text)]
+    verdicts = [compare(value, bound) for value, unit in given(question)
+                for compare, bound, limited in limits if limited == unit]
+    return all(verdicts) if verdicts else None
