@@ -197,10 +197,13 @@ def interrogative(question: str) -> str:
 
     'I'm starting in Gdansk next week - who gives me my badge?' asks 'who gives me my badge?'.
     """
+    if '"' in question or "“" in question:  # a quoted title may hold any punctuation ('"Hey Pa! There's a Goat"')
+        return question
     clauses = [c for c in _CLAUSE.split(question.strip()) if c.strip()]
     if len(clauses) < 2:
         return question
-    asking = [c for c in clauses if _ASKING.match(c)]
+    # the asking clause is a question of its own: 'Brian G. Hutton or X?' is not split at the initial
+    asking = [c for c in clauses if _ASKING.match(c) and c.rstrip().endswith("?")]
     return asking[-1] if asking else question
 
 
