@@ -145,3 +145,15 @@ def test_the_clause_that_asks_decides_what_is_asked():
     assert expected_answer("I'm starting in Gdansk next week - who gives me my ID badge?").kind == "person"
     assert expected_answer("The run totals EUR 310,000. In which room does its approver sit?").kind == "room"
     assert expected_answer("What is the extension of the Financial Controller?").kind == "phone"
+
+
+def test_a_list_under_a_named_heading_counts_the_measure_cell_and_never_money():
+    rooms = evidence("rooms", "Meeting rooms", "## Leeds meeting rooms (people they hold)\n"
+                     "Room: Aire; Floor: Level 3; Capacity (people): 20\n"
+                     "Room: Calder; Floor: Level 2; Capacity (people): 8\n"
+                     "Room: Training Room 1; Floor: Level 0; Capacity (people): 16\n"
+                     "## Tilburg rooms\nRoom: Leij; Floor: B1; Capacity (people): 14\n"
+                     "## Catering\nItem: Hot buffet lunch; Leeds: GBP 13.50; Tilburg: EUR 15.00")
+    draft = synthesise("Which Leeds meeting rooms hold at least 12 people?", Understanding(query_class="lookup"),
+                       [rooms], None)
+    assert draft.short_answer == "Aire and Training Room 1"

@@ -110,6 +110,10 @@ def head_phrase(question: str) -> list[str]:
         if word.endswith(("'s", "’s")) and k + 1 < len(written):
             del written[:k + 1]
             break
+    # a name before the noun qualifies it ('Which Leeds meeting rooms'): it is not the noun
+    while len(written) > 1 and re.fullmatch(r"[A-Z][a-z]+", written[0]) and written[1][:1].islower() and \
+            written[1].lower() not in _PHRASE_END:
+        written.pop(0)
     phrase: list[str] = []
     for word in written:
         lower = word.lower()

@@ -12,7 +12,7 @@ import operator
 import re
 from collections.abc import Callable
 
-from domain.text import stem, stems
+from domain.text import entities, stem, stems
 from reasoners.offline.answer_types import Expected
 from reasoners.offline.compare import about
 from reasoners.offline.reading import Reading
@@ -50,25 +50,35 @@ _MEASURE = re.compile(r"\b(capacity|seats?|seated|people|persons|size|count|tota
 def _meets(reading: Reading, bound: tuple[Callable[[float, float], bool], float], question: str) -> bool:
     """Whether the number the unit states for what the question bounds meets the bound.
 
-    That is the number next to a measure word or a question word ('capacity 16' for 'seat 12 or more'), else the
-    first that is not part of a date.
+    That is the number next to a measure word ('capacity 16' for 'seat 12 or more'), else one next to a question
+    word, else the first that is not part of a date. A sum of money answers only a bound on money.
     """
     text = reading.unit.plain
     asked = stems(question)
-    fallback: float | None = None
+    money = [range(s, e) for s, e in finditer("amount", text)] if not _any_of("amount", question) else []
+    found: dict[int, float] = {}  # 0: by a measure word, 1: by a question word, 2: any other
     for match in _NUMBER.finditer(text):
-        around = text[max(0, match.start() - 30):match.start()] + " " + text[match.end():match.end() + 15]
+        # within its own cell of a row ('Floor: Level 3; Capacity: 20': the 3 is a floor's, not the capacity's)
+        cell_start = text.rfind(";", 0, match.start()) + 1
+        cell_end = text.find(";", match.end()) % (len(text) + 1)
+        around = text[max(cell_start, match.start() - 30):match.start()] + " " + \
+            text[match.end():min(cell_end, match.end() + 15)]
         words = re.findall(r"[A-Za-z]+", around)
         dated = re.search(r"\b(" + "|".join(_MONTHS) + r"|Q[1-4])\b", around, re.I)
-        if dated or ":" in text[match.end():match.end() + 1]:
+        if dated or ":" in text[match.end():match.end() + 1] or any(match.start() in r for r in money):
             continue
         value = float(match.group(0).replace(",", ""))
-        if _MEASURE.search(around) or stems(" ".join(words[-3:])) & asked:
-            compare, limit = bound
-            return compare(value, limit)
-        fallback = value if fallback is None else fallback
+        rank = 0 if _MEASURE.search(around) else 1 if stems(" ".join(words[-3:])) & asked else 2
+        found.setdefault(rank, value)
+    if not found:
+        return False
     compare, limit = bound
-    return fallback is not None and compare(fallback, limit)
+    return compare(found[min(found)], limit)
+
+
+def _any_of(kind: str, text: str) -> bool:
+    """Whether the text holds a span of the kind."""
+    return any(True for _ in finditer(kind, text))
 
 
 def named(reading: Reading, expected: Expected) -> tuple[int, str]:
@@ -146,6 +156,8 @@ def list_items(question: str, expected: Expected, readings: list[Reading]
     bound = _bound(question)
     if bound:
         items = [r for r in items if _meets(r, bound, question)]
+    if len(sides) < 2:  # 'Which Leeds meeting rooms ...': the rows under Leeds, when the rows say where they are
+        items = _of_named(question, items)
     if not items:
         return None
     surest = max(named(r, expected)[0] for r in items)
@@ -154,6 +166,13 @@ def list_items(question: str, expected: Expected, readings: list[Reading]
     if len(sides) >= 2:
         return _common(sides, items, expected)
     return _named(items, expected)
+
+
+def _of_named(question: str, items: list[Reading]) -> list[Reading]:
+    """The items whose unit, heading or title states every name the question gives, when any does."""
+    named = [words for e in entities(question, names_only=True) if (words := {k for k in stems(e) if k.isalpha()})]
+    said = [r for r in items if all(words & (r.unit.stems | r.unit.context_stems) for words in named)]
+    return said if named and said else items
 
 
 def unfinished(question: str, expected: Expected, readings: list[Reading]) -> list[str]:
