@@ -157,3 +157,22 @@ def test_a_list_under_a_named_heading_counts_the_measure_cell_and_never_money():
     draft = synthesise("Which Leeds meeting rooms hold at least 12 people?", Understanding(query_class="lookup"),
                        [rooms], None)
     assert draft.short_answer == "Aire and Training Room 1"
+
+
+MATRIX = ("## Calendar\nDate: 1 January; Holiday: New Year's Day; Rotterdam: Yes; Leeds: Yes; Gdansk: Yes\n"
+          "Date: 18 April; Holiday: Good Friday; Rotterdam: –; Leeds: Yes; Gdansk: –\n"
+          "Date: 29 May; Holiday: Ascension Day; Rotterdam: Yes; Leeds: –; Gdansk: –\n"
+          "Date: 25 December; Holiday: Christmas Day; Rotterdam: Yes; Leeds: Yes; Gdansk: Yes")
+
+
+def test_a_table_marked_per_column_answers_yes_no_lists_and_counts():
+    table = evidence("holidays", "Public holiday calendar 2025", MATRIX)
+    lookup = Understanding(query_class="lookup")
+    assert synthesise("Is Ascension Day a public holiday at the Leeds office?", lookup, [table], None).short_answer \
+        == "no"
+    assert synthesise("Is Good Friday a public holiday at the Leeds office?", lookup, [table], None).short_answer \
+        == "yes"
+    both = synthesise("Which public holidays are days off in both Leeds and Gdansk?", lookup, [table], None)
+    assert both.short_answer == "New Year's Day and Christmas Day"
+    counted = synthesise("How many public holidays does the Rotterdam office get?", lookup, [table], None)
+    assert counted.short_answer == "3"

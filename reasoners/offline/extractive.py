@@ -6,14 +6,17 @@ asked for. Claims are the evidence's own sentences, cleaned, so each is grounded
 
 from __future__ import annotations
 
+import re
+
 from domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
-from domain.text import stem, stems, topic_words, values
+from domain.text import entities, stem, stems, topic_words, values
 from policies.instructions import data_sentences
 from reasoners.offline.acronyms import expanded
-from reasoners.offline.answer_types import Expected, expected_answer
+from reasoners.offline.answer_types import Expected, expected_answer, head_phrase
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from reasoners.offline.chains import Chain, chains
 from reasoners.offline.compare import choose, sides, yes_or_no
+from reasoners.offline.flags import count, row_answer
 from reasoners.offline.lists import list_items
 from reasoners.offline.procedures import procedure
 from reasoners.offline.quantities import fits, given_numbers
@@ -133,6 +136,12 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         picked = choose(question, expected.options, relevant, weights)
         if picked:
             return _draft(question, picked[1], picked[0])
+    names = understanding.entities or entities(question, names_only=True)
+    if expected.kind == "yes_no" and (said := row_answer(readings, names)):
+        return _draft(question, said[1], said[0])  # 'Is Ascension Day off in Leeds?': the row's Leeds mark
+    counting = expected.kind == "number" and re.match(r"\s*how many\b", question, re.I) is not None
+    if counting and (counted := count(readings, names, stems(" ".join(head_phrase(question))))):
+        return _draft(question, counted[1], counted[0])  # 'How many holidays does Rotterdam get?': rows marked
     if expected.kind == "yes_no" and relevant and \
             max(_asked_of(r, weights, question) for r in relevant) >= MIN_COVERAGE:
         said = yes_or_no(question, understanding.entities, relevant, weights)

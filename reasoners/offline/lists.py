@@ -15,6 +15,7 @@ from collections.abc import Callable
 from domain.text import entities, stem, stems
 from reasoners.offline.answer_types import Expected
 from reasoners.offline.compare import about
+from reasoners.offline.flags import columns, distinct, marked
 from reasoners.offline.reading import Reading
 from reasoners.offline.spans import finditer
 from reasoners.offline.units import chunk_ordinal
@@ -164,13 +165,18 @@ def list_items(question: str, expected: Expected, readings: list[Reading]
     items = [r for r in items if named(r, expected)[0] == surest]
     items.sort(key=lambda r: (r.unit.evidence.doc_id, r.unit.evidence.chunk_id, r.unit.position))
     if len(sides) >= 2:
+        if columns(items, sides) == sides:  # a table marking each row per side: the rows marked in both
+            return _named(distinct(marked(items, sides)), expected)
         return _common(sides, items, expected)
     return _named(items, expected)
 
 
 def _of_named(question: str, items: list[Reading]) -> list[Reading]:
     """The items whose unit, heading or title states every name the question gives, when any does."""
-    named = [words for e in entities(question, names_only=True) if (words := {k for k in stems(e) if k.isalpha()})]
+    names = entities(question, names_only=True)
+    if marks := columns(items, names):  # 'Which holidays are days off in Leeds?': the rows marked in its column
+        return marked(items, marks)
+    named = [words for e in names if (words := {k for k in stems(e) if k.isalpha()})]
     said = [r for r in items if all(words & (r.unit.stems | r.unit.context_stems) for words in named)]
     return said if named and said else items
 
