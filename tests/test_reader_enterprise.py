@@ -176,3 +176,10 @@ def test_a_table_marked_per_column_answers_yes_no_lists_and_counts():
     assert both.short_answer == "New Year's Day and Christmas Day"
     counted = synthesise("How many public holidays does the Rotterdam office get?", lookup, [table], None)
     assert counted.short_answer == "3"
+
+
+def test_who_and_what_is_their_extension_asks_for_the_extension():
+    from reasoners.offline.answer_types import expected_answer
+
+    assert expected_answer("Who do I contact to book the hall, and what's their extension?").kind == "phone"
+    assert expected_answer("Who approves it and what is their email address?").kind == "email"

@@ -191,7 +191,9 @@ def unabbreviated(question: str) -> str:
     return _CONTRACTED.sub(lambda m: f"{m.group(1)} is", question)
 
 
-_CLAUSE = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+")
+_CLAUSE = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+|,?\s+and\s+(?=(?:what|which|where|when|who|how)\b)", re.I)
+"""Where a question's clauses part: sentences, a dash, ', and what/where/...' ('Who signs it, and what's their
+extension?' asks for the extension, through the person who signs)."""
 _ASKING = re.compile(r"^\s*(?:(?:in|at|on|for|from|to|by|with) (?:which|what|whom)\b|who|whom|whose|what|which|when|"
                      r"where|why|how|is|are|was|were|can|could|do|does|did|should|may|must|will|would|am)\b", re.I)
 
