@@ -191,9 +191,10 @@ def unabbreviated(question: str) -> str:
     return _CONTRACTED.sub(lambda m: f"{m.group(1)} is", question)
 
 
-_CLAUSE = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+|,?\s+and\s+(?=(?:what|which|where|when|who|how)\b)", re.I)
-"""Where a question's clauses part: sentences, a dash, ', and what/where/...' ('Who signs it, and what's their
-extension?' asks for the extension, through the person who signs)."""
+_SCENE = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+")
+"""Where a question that sets the scene first parts from what it asks: a sentence end, a dash."""
+_COMPOUND = re.compile(r",?\s+and\s+(?=(?:what|which|where|when|who|how)\b)", re.I)
+"""'Who signs it, and what's their extension?' asks for the extension, through the person who signs."""
 _ASKING = re.compile(r"^\s*(?:(?:in|at|on|for|from|to|by|with) (?:which|what|whom)\b|who|whom|whose|what|which|when|"
                      r"where|why|how|is|are|was|were|can|could|do|does|did|should|may|must|will|would|am)\b", re.I)
 
@@ -205,9 +206,12 @@ def interrogative(question: str) -> str:
     """
     if '"' in question or "“" in question:  # a quoted title may hold any punctuation ('"Hey Pa! There's a Goat"')
         return question
-    clauses = [c for c in _CLAUSE.split(question.strip()) if c.strip()]
-    if len(clauses) < 2:
-        return question
+    compound = _COMPOUND.split(question.strip())
+    if len(compound) == 2 and _ASKING.match(compound[0]) and compound[1].rstrip().endswith("?"):
+        return compound[1]  # 'Who signs it, and what's their extension?'
+    clauses = [c for c in _SCENE.split(question.strip()) if c.strip()]
+    if len(clauses) < 2 or _ASKING.match(clauses[0]):  # a question that starts by asking is asked as a whole
+        return question  # ('Which film ..., What Will You Do When You Catch Me? or School On Fire?')
     # the asking clause is a question of its own: 'Brian G. Hutton or X?' is not split at the initial
     asking = [c for c in clauses if _ASKING.match(c) and c.rstrip().endswith("?")]
     return asking[-1] if asking else question

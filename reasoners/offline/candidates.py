@@ -198,8 +198,10 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
 
 
 _RANGE_JOIN = re.compile(r"\s*(?:to|until|till|through|–|—|-)\s*$", re.IGNORECASE)
-_STARTS = re.compile(r"\b(?:start|starts|begin|begins|from|first|open|opens|commence|commences|kick off)\b", re.I)
-_ENDS = re.compile(r"\b(?:end|ends|finish|finishes|last|close|closes|until|conclude|concludes)\b", re.I)
+_STARTS = re.compile(r"\b(?:start|starts|started|begin|begins|began|from|first|open|opens|opened|commence|commences|"
+                     r"kick off|born|birth|birthday|founded|established|created|launched)\b", re.I)
+_ENDS = re.compile(r"\b(?:end|ends|ended|finish|finishes|last|close|closes|closed|until|conclude|concludes|die|dies|"
+                   r"died|death|dissolved|abolished)\b", re.I)
 
 
 def _ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> list[Candidate]:
