@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from collections.abc import Collection
 from functools import lru_cache
 
@@ -63,8 +64,16 @@ def stems(text: str) -> set[str]:
     return set(_stems(text))
 
 
+def folded(text: str) -> str:
+    """The text without accents ('Gdańsk' -> 'Gdansk', 'Wróbel' -> 'Wrobel'): people type names both ways."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 @lru_cache(maxsize=16384)
 def _stems(text: str) -> frozenset[str]:
+    text = folded(text)
     found = {stem(t) for t in content_terms(text)}
     for running, label in _AGENT_NOUN.findall(text):  # 'owner' also says 'own', 'leader' 'lead'; not 'Peter'
         term = (running or label).lower()

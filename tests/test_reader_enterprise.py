@@ -183,3 +183,16 @@ def test_who_and_what_is_their_extension_asks_for_the_extension():
 
     assert expected_answer("Who do I contact to book the hall, and what's their extension?").kind == "phone"
     assert expected_answer("Who approves it and what is their email address?").kind == "email"
+
+
+def test_names_without_accents_and_questions_that_are_only_a_noun_phrase():
+    from reasoners.offline.answer_types import expected_answer
+
+    assert stems("Gdansk") == stems("Gdańsk") and stems("Wrobel") == stems("Wróbel")
+    assert expected_answer("email address of the QA manager in Gdansk?").kind == "email"
+    row = evidence("staff", "Who's who", "Name: Marta Kowalczyk; Role: Quality Assurance Manager; Office: Gdańsk; "
+                   "Email: marta.kowalczyk@example.org\nName: Jan Vos; Role: Office Manager; Office: Rotterdam; "
+                   "Email: jan.vos@example.org")
+    draft = synthesise("email address of the quality assurance manager in Gdansk?", Understanding(query_class="lookup"),
+                       [row], None)
+    assert draft.short_answer == "marta.kowalczyk@example.org"

@@ -7,6 +7,7 @@ approves...' a person or a role, 'How do I...' an explanation (no short answer).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -257,4 +258,17 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected("name", head)
     if re.match(r"^\s*what (is|are|was|were)\b", lower) and len(content_terms(question)) <= 3:
         return Expected("explanation")
+    if not _ASKING.match(question) and (bare := _bare_kind(lower)):  # 'email address of the QA manager?'
+        return Expected(bare[0], bare[1])
     return Expected("other", head)
+
+
+def _bare_kind(lower: str) -> tuple[str, str] | None:
+    """For a question that is only a noun phrase, the kind its first words name, with its noun.
+
+    'email address of the QA manager in Gdansk?', 'hotel cap per night in London'.
+    """
+    words = re.findall(r"[a-z][a-z'-]*", lower)
+    lead = list(itertools.takewhile(lambda w: w not in _PHRASE_END, words))[:4]
+    kind = kind_of_phrase(lead) if lead else None
+    return (kind, lead[-1]) if kind else None
