@@ -133,7 +133,8 @@ def test_a_limit_on_the_quantity_asked_about_decides_yes_or_no():
     assert fits("Is first class OK for a five-hour train journey?", "First class only when the journey is longer "
                 "than 4 hours.") is True
     assert fits("Can I expense a taxi?", escort) is None
-    rule = evidence("faq", "Staff FAQ", "### Can I carry over unused holiday days?\nYes, up to 5 days, used by 31 March.")
+    rule = evidence("faq", "Staff FAQ",
+                    "### Can I carry over unused holiday days?\nYes, up to 5 days, used by 31 March.")
     answers = [synthesise(q, Understanding(query_class="lookup"), [rule], None).short_answer for q in (
         "Can I carry over 7 unused holiday days?", "Can I carry over 3 unused holiday days?")]
     assert answers == ["no", "yes"]
@@ -196,3 +197,14 @@ def test_names_without_accents_and_questions_that_are_only_a_noun_phrase():
     draft = synthesise("email address of the quality assurance manager in Gdansk?", Understanding(query_class="lookup"),
                        [row], None)
     assert draft.short_answer == "marta.kowalczyk@example.org"
+
+
+def test_a_speed_limit_is_a_measure_and_a_change_answers_with_its_new_value():
+    from reasoners.offline.answer_types import expected_answer
+
+    assert expected_answer("What's the forklift speed limit in the warehouse?").kind == "number"
+    minutes = evidence("minutes", "Safety minutes", "Decision: the forklift speed limit in the warehouse is reduced "
+                       "from 10 km/h to 8 km/h, with effect from 1 April 2025.")
+    draft = synthesise("What's the forklift speed limit in the warehouse?", Understanding(query_class="lookup"),
+                       [minutes], None)
+    assert draft.short_answer == "8 km/h"

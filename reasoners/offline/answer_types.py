@@ -121,7 +121,7 @@ def head_phrase(question: str) -> list[str]:
         if lower.isdigit():  # a year or count qualifies the noun ('What 2015 drama...'); it is not the noun
             continue
         # the phrase ends at a preposition or verb, or at a name after it ('Which player played Chad Bradford')
-        if phrase and (lower in _PHRASE_END or lower in _PARTICIPLES or (lower.endswith("ed") and len(lower) > 4)
+        if phrase and (lower in _PHRASE_END or lower in _PARTICIPLES or _participle(lower)
                        or word[:1].isupper()):
             break
         phrase.append(lower.removesuffix("'s").removesuffix("’s"))
@@ -138,11 +138,21 @@ def head_noun(question: str) -> str:
     return phrase[-1] if phrase else ""
 
 
+def _participle(word: str) -> bool:
+    """'played', 'written' (a word of _PARTICIPLES aside): not 'speed' or 'need'."""
+    return word.endswith("ed") and not word.endswith("eed") and len(word) > 4
+
+
+_MEASURES = frozenset("speed weight temperature distance height length size capacity duration".split())
+
+
 def kind_of_phrase(words: list[str]) -> str | None:
     """The value kind a noun phrase names ('mobile number' -> phone, 'salary band' -> amount), or None."""
     pairs = {" ".join(words[i:i + 2]) for i in range(len(words) - 1)}
     if pairs & {"web address", "web page", "web site", "e mail", "email address"}:
         return "email" if pairs & {"e mail", "email address"} else "url"
+    if _MEASURES & set(words):  # 'speed limit', 'weight allowance': a measure, not a sum of money
+        return "number"
     for pattern, kind in _HEAD_KINDS:
         if any(pattern.match(word) for word in words):
             return kind

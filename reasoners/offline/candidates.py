@@ -10,10 +10,11 @@ more when the answer is chosen.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from domain.text import stem, stems, values
 from reasoners.offline.answer_types import Expected
+from reasoners.offline.joined import changed, ranges_of
 from reasoners.offline.ranges import amounts
 from reasoners.offline.spans import finditer
 from reasoners.offline.units import Cell, Unit, plain
@@ -187,7 +188,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             previous[kind] = start + len(span)
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led))
     for kind in ("date", "time") if expected.kind in ("date", "time") else ():
-        found = _ranges_of(kind, found, text, question)
+        found = ranges_of(kind, found, text, question)
+    found = changed(found, text)
     if not found and expected.kind == "number":
         found += _spelled_counts(text, question_stems, near)
     if expected.kind not in ("yes_no", "choice", "explanation", "list"):
@@ -195,36 +197,6 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
         spans_found = {c.text for c in found}
         found += [c for c in _cell_values(unit, expected, question_stems, text) if c.text not in spans_found]
     return found
-
-
-_RANGE_JOIN = re.compile(r"\s*(?:to|until|till|through|–|—|-)\s*$", re.IGNORECASE)
-_STARTS = re.compile(r"\b(?:start|starts|started|begin|begins|began|from|first|open|opens|opened|commence|commences|"
-                     r"kick off|born|birth|birthday|founded|established|created|launched)\b", re.I)
-_ENDS = re.compile(r"\b(?:end|ends|ended|finish|finishes|last|close|closes|closed|until|conclude|concludes|die|dies|"
-                   r"died|death|dissolved|abolished)\b", re.I)
-
-
-def _ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> list[Candidate]:
-    """Two dates or times joined as a range ('2025-08-04 to 2025-08-08', 'between 02:00 and 04:00') are one answer.
-
-    When the question asks when something starts or ends, the answer is the range's first or last value.
-    """
-    values = sorted((c for c in found if c.kind == kind), key=lambda c: c.start)
-    pairs = [(a, b) for a, b in zip(values, values[1:], strict=False)
-             if _RANGE_JOIN.fullmatch(text[a.start + len(a.text):b.start]) or (
-                 re.fullmatch(r"\s*and\s*", text[a.start + len(a.text):b.start])
-                 and re.search(r"\bbetween\s*$", text[:a.start], re.I))]
-    if not pairs:
-        return found
-    starts, ends = bool(_STARTS.search(question)), bool(_ENDS.search(question))
-    kept = [c for c in found if not any(c is a or c is b for a, b in pairs)]
-    for a, b in pairs:
-        if starts != ends:
-            kept.append(a if starts else b)
-        else:
-            joined = text[a.start:b.start + len(b.text)]
-            kept.append(replace(a, text=f"between {joined}" if " and " in joined else joined))
-    return kept
 
 
 def _distance(start: int, near: list[int], text: str) -> float:
