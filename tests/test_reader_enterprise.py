@@ -208,3 +208,14 @@ def test_a_speed_limit_is_a_measure_and_a_change_answers_with_its_new_value():
     draft = synthesise("What's the forklift speed limit in the warehouse?", Understanding(query_class="lookup"),
                        [minutes], None)
     assert draft.short_answer == "8 km/h"
+
+
+def test_what_an_acronym_stands_for_is_the_documents_spelling():
+    glossary = evidence("glossary", "Glossary", "- LOTO: Lock-Out Tag-Out.\n- CSO: Chief Sustainability Officer. Owns our "
+                        "energy targets.\nTerm: OR; Meaning: Ondernemingsraad (works council)")
+    policy = evidence("policy", "Permits", "A Permit to Work (PTW) is required for hot works.")
+    lookup = Understanding(query_class="lookup")
+    answers = [synthesise(q, lookup, [glossary, policy], None).short_answer for q in (
+        "What does LOTO mean?", "What does CSO stand for?", "What's the OR?", "What is PTW short for?")]
+    assert answers == ["Lock-Out Tag-Out", "Chief Sustainability Officer", "Ondernemingsraad (works council)",
+                       "Permit to Work"]

@@ -16,6 +16,7 @@ from reasoners.offline.answer_types import Expected, expected_answer, head_phras
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from reasoners.offline.chains import Chain, chains
 from reasoners.offline.compare import choose, sides, yes_or_no
+from reasoners.offline.definitions import asked_acronym, definition
 from reasoners.offline.flags import count, row_answer
 from reasoners.offline.lists import list_items
 from reasoners.offline.procedures import procedure
@@ -136,6 +137,8 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         picked = choose(question, expected.options, relevant, weights)
         if picked:
             return _draft(question, picked[1], picked[0])
+    if (acronym := asked_acronym(question)) and (defined := definition(acronym[0], readings)):
+        return _draft(question, [defined[1]], defined[0])  # 'What does LOTO mean?': the glossary's spelling
     names = understanding.entities or entities(question, names_only=True)
     if expected.kind == "yes_no" and (said := row_answer(readings, names)):
         return _draft(question, said[1], said[0])  # 'Is Ascension Day off in Leeds?': the row's Leeds mark
