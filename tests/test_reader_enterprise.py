@@ -211,8 +211,8 @@ def test_a_speed_limit_is_a_measure_and_a_change_answers_with_its_new_value():
 
 
 def test_what_an_acronym_stands_for_is_the_documents_spelling():
-    glossary = evidence("glossary", "Glossary", "- LOTO: Lock-Out Tag-Out.\n- CSO: Chief Sustainability Officer. Owns our "
-                        "energy targets.\nTerm: OR; Meaning: Ondernemingsraad (works council)")
+    glossary = evidence("glossary", "Glossary", "- LOTO: Lock-Out Tag-Out.\n- CSO: Chief Sustainability Officer. "
+                        "Owns our energy targets.\nTerm: OR; Meaning: Ondernemingsraad (works council)")
     policy = evidence("policy", "Permits", "A Permit to Work (PTW) is required for hot works.")
     lookup = Understanding(query_class="lookup")
     answers = [synthesise(q, lookup, [glossary, policy], None).short_answer for q in (

@@ -111,10 +111,6 @@ def head_phrase(question: str) -> list[str]:
         if word.endswith(("'s", "’s")) and k + 1 < len(written):
             del written[:k + 1]
             break
-    # a name before the noun qualifies it ('Which Leeds meeting rooms'): it is not the noun
-    while len(written) > 1 and re.fullmatch(r"[A-Z][a-z]+", written[0]) and written[1][:1].islower() and \
-            written[1].lower() not in _PHRASE_END:
-        written.pop(0)
     phrase: list[str] = []
     for word in written:
         lower = word.lower()
@@ -187,9 +183,15 @@ def _choice_options(question: str) -> tuple[str, ...]:
     return ()
 
 
-def plural_noun(phrase: list[str]) -> str:
-    """The plural noun among the first words of the asked-for phrase ('public holidays', 'meeting rooms'), or ''."""
+def plural_noun(phrase: list[str], question: str = "") -> str:
+    """The plural noun among the first words of the asked-for phrase ('public holidays', 'meeting rooms'), or ''.
+
+    A name is no plural noun: 'Leeds' in 'Which Leeds meeting rooms...'.
+    """
+    named = {w.lower() for w in re.findall(r"(?<!^)(?<![.?!]\s)\b[A-Z][a-z]+", question)}
     for word in phrase[:3]:
+        if word in named:
+            continue
         if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics", "'s")) and \
                 word not in {"days", "hours", "weeks", "months", "years", "minutes", "news", "series", "species",
                              "sales", "does", "was", "has", "is", "this", "its"}:
@@ -239,8 +241,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected("choice", head, options)
     if _YES_NO.match(lower):
         return Expected("yes_no")
-    if query_class == "aggregation" or (re.match(r"^\s*(which|what)\b", lower) and plural_noun(phrase)):
-        return Expected("list", plural_noun(phrase) or head)
+    if query_class == "aggregation" or (re.match(r"^\s*(which|what)\b", lower) and plural_noun(phrase, question)):
+        return Expected("list", plural_noun(phrase, question) or head)
     if query_class == "comparison" and re.search(r"\bcompare|\bversus\b|\bvs\b", lower):
         nouns = re.findall(r"[a-z][a-z'-]*", lower)
         return Expected(kind_of_phrase(nouns) or "other", head)

@@ -8,10 +8,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from reasoners.offline.candidates import Candidate
+
+class _Span(Protocol):
+    """A value found in a text (a candidate answer): where it starts, as written, of what kind."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+
+Candidate = TypeVar("Candidate", bound=_Span)
 
 _RANGE_JOIN = re.compile(r"\s*(?:to|until|till|through|–|—|-)\s*$", re.IGNORECASE)
 _STARTS = re.compile(r"\b(?:start|starts|started|begin|begins|began|from|first|open|opens|opened|commence|commences|"
@@ -39,7 +52,8 @@ def ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> li
             kept.append(a if starts else b)
         else:
             joined = text[a.start:b.start + len(b.text)]
-            kept.append(replace(a, text=f"between {joined}" if " and " in joined else joined))
+            merged: Any = replace(a, text=f"between {joined}" if " and " in joined else joined)  # type: ignore[type-var]
+            kept.append(merged)
     return kept
 
 
