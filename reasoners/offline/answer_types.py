@@ -204,8 +204,7 @@ def unabbreviated(question: str) -> str:
     return _CONTRACTED.sub(lambda m: f"{m.group(1)} is", question)
 
 
-_SCENE = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+|,\s+(?=(?:who|what|which|when|where|how|can|could|do|does|should|"
-                    r"is|are)\b)", re.I)
+_SCENE = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+")
 """Where a question that sets the scene first parts from what it asks: a sentence end, a dash."""
 _COMPOUND = re.compile(r",?\s+and\s+(?=(?:what|which|where|when|who|how)\b)", re.I)
 """'Who signs it, and what's their extension?' asks for the extension, through the person who signs."""
