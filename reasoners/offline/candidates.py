@@ -16,7 +16,7 @@ from domain.text import stem, stems, values
 from reasoners.offline.answer_types import Expected
 from reasoners.offline.joined import changed, ranges_of
 from reasoners.offline.ranges import amounts
-from reasoners.offline.spans import finditer
+from reasoners.offline.spans import finditer, spans
 from reasoners.offline.units import Cell, Unit, plain
 
 SUBJECT_BONUS = 2.0
@@ -246,7 +246,7 @@ def _cell_offsets(text: str, cells: tuple[Cell, ...]) -> list[tuple[Cell, tuple[
 
 def _literal(value: str, kind: str) -> bool:
     """Whether a cell's value has the form of its kind (a phone number's digits, an address's @)."""
-    if any(True for _ in finditer(kind, value)):
+    if spans(kind, value):
         return True
     return kind == "phone" and re.fullmatch(r"[+\d][\d\s().-]{2,}", value) is not None
 

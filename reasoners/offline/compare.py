@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import partial
 
 from domain.text import stems, values
-from reasoners.offline.quantities import fits, given_numbers
+from reasoners.offline.quantities import fits, unstated
 from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import spans
 from reasoners.offline.units import chunk_ordinal
@@ -132,8 +132,7 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
         within = fits(question, best.unit.plain)
         if within is not None:  # the limit stands for the number the question gives: it need not be stated
             negated = not within
-            numbers = given_numbers(question)
-            said = coverage([best.unit], {k: w for k, w in (rest or weights).items() if k not in numbers})
+            said = coverage([best.unit], unstated(rest or weights, question))
         # a rule for other amounts ('above EUR 5,000 need three quotes' for EUR 3,000) does not say yes
         agree = agree and said >= AGREE and not negated and not best.unit.out_of_range
     return ("yes" if agree else "no"), units

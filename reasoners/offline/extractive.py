@@ -20,7 +20,7 @@ from reasoners.offline.definitions import asked_acronym, definition
 from reasoners.offline.flags import count, row_answer
 from reasoners.offline.lists import list_items
 from reasoners.offline.procedures import procedure
-from reasoners.offline.quantities import fits, given_numbers
+from reasoners.offline.quantities import fits, unstated
 from reasoners.offline.reading import Reading, coverage, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.units import Unit, units_of
@@ -116,8 +116,7 @@ def _asked_of(reading: Reading, weights: dict[str, float], question: str) -> flo
     """
     if fits(question, reading.unit.plain) is None:
         return reading.coverage
-    numbers = given_numbers(question)
-    return coverage([reading.unit], {k: w for k, w in weights.items() if k not in numbers})
+    return coverage([reading.unit], unstated(weights, question))
 
 
 def synthesise(question: str, understanding: Understanding, evidence: list[Evidence],

@@ -17,7 +17,7 @@ from reasoners.offline.answer_types import Expected
 from reasoners.offline.compare import about
 from reasoners.offline.flags import columns, distinct, marked
 from reasoners.offline.reading import Reading
-from reasoners.offline.spans import finditer
+from reasoners.offline.spans import finditer, spans
 from reasoners.offline.units import chunk_ordinal
 from retrieval.titles import normalise_name
 
@@ -56,7 +56,7 @@ def _meets(reading: Reading, bound: tuple[Callable[[float, float], bool], float]
     """
     text = reading.unit.plain
     asked = stems(question)
-    money = [range(s, e) for s, e in finditer("amount", text)] if not _any_of("amount", question) else []
+    money = [range(s, e) for s, e in finditer("amount", text)] if not spans("amount", question) else []
     found: dict[int, float] = {}  # 0: by a measure word, 1: by a question word, 2: any other
     for match in _NUMBER.finditer(text):
         # within its own cell of a row ('Floor: Level 3; Capacity: 20': the 3 is a floor's, not the capacity's)
@@ -75,11 +75,6 @@ def _meets(reading: Reading, bound: tuple[Callable[[float, float], bool], float]
         return False
     compare, limit = bound
     return compare(found[min(found)], limit)
-
-
-def _any_of(kind: str, text: str) -> bool:
-    """Whether the text holds a span of the kind."""
-    return any(True for _ in finditer(kind, text))
 
 
 def named(reading: Reading, expected: Expected) -> tuple[int, str]:

@@ -6,11 +6,10 @@ journey?') is answered by the limit on the same unit: 'up to 5 days' says no, 'l
 
 from __future__ import annotations
 
-import operator
 import re
-from collections.abc import Callable
 
 from domain.text import stem
+from reasoners.offline.ranges import COMPARISONS
 
 _WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -21,14 +20,6 @@ _LIMIT = re.compile(
     rf"\b(up to|at most|no more than|not more than|a maximum of|maximum of|max\.?|longer than|more than|over|"
     rf"above|exceeding|at least|a minimum of|minimum of|less than|fewer than|under|below|shorter than|within)\s+"
     rf"{_NUMBER}(?:\s|-)([a-z]+)", re.IGNORECASE)
-_COMPARE: dict[str, Callable[[float, float], bool]] = {
-    "up to": operator.le, "at most": operator.le, "no more than": operator.le, "not more than": operator.le,
-    "a maximum of": operator.le, "maximum of": operator.le, "max": operator.le, "max.": operator.le,
-    "within": operator.le, "longer than": operator.gt, "more than": operator.gt, "over": operator.gt,
-    "above": operator.gt, "exceeding": operator.gt, "at least": operator.ge, "a minimum of": operator.ge,
-    "minimum of": operator.ge, "less than": operator.lt, "fewer than": operator.lt, "under": operator.lt,
-    "below": operator.lt, "shorter than": operator.lt,
-}
 _UNITS = frozenset(stem(u) for u in """minute hour day night week month year visitor guest person people
 employee seat attempt time trip journey quote""".split())
 
@@ -58,9 +49,13 @@ def given(question: str) -> list[tuple[float, str]]:
     return [(value, unit) for _, value, unit in _given(question)]
 
 
-def given_numbers(question: str) -> set[str]:
-    """The numbers of those quantities, as the question writes them ('7', 'eight')."""
-    return {stem(written) for written, _, _ in _given(question)}
+def unstated(weights: dict[str, float], question: str) -> dict[str, float]:
+    """The question's word weights without the numbers of the quantities it gives ('7', 'eight').
+
+    A limit on their unit ('up to 5 days') stands for them, so a passage need not state them.
+    """
+    numbers = {stem(written) for written, _, _ in _given(question)}
+    return {k: w for k, w in weights.items() if k not in numbers}
 
 
 def fits(question: str, text: str) -> bool | None:
@@ -68,7 +63,7 @@ def fits(question: str, text: str) -> bool | None:
 
     None when the text sets no limit on a unit the question gives.
     """
-    limits = [(_COMPARE[m.group(1).lower()], _value(m.group(2)), _unit(m.group(3))) for m in _LIMIT.finditer(text)]
+    limits = [(COMPARISONS[m.group(1).lower()], _value(m.group(2)), _unit(m.group(3))) for m in _LIMIT.finditer(text)]
     verdicts = [compare(value, bound) for value, unit in given(question)
                 for compare, bound, limited in limits if limited == unit]
     return all(verdicts) if verdicts else None

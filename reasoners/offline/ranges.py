@@ -19,12 +19,16 @@ _BOUND = re.compile(
     rf"\b(above|over|more than|exceeding|greater than|from|at least|up to|under|below|less than|at most|within)\s+"
     rf"{_AMOUNT}", re.IGNORECASE,
 )
-_COMPARE: dict[str, Callable[[float, float], bool]] = {
+COMPARISONS: dict[str, Callable[[float, float], bool]] = {
     "above": operator.gt, "over": operator.gt, "more than": operator.gt, "exceeding": operator.gt,
-    "greater than": operator.gt, "from": operator.ge, "at least": operator.ge, "up to": operator.le,
-    "under": operator.lt, "below": operator.lt, "less than": operator.lt, "at most": operator.le,
-    "within": operator.le,
+    "greater than": operator.gt, "longer than": operator.gt, "from": operator.ge, "at least": operator.ge,
+    "a minimum of": operator.ge, "minimum of": operator.ge, "up to": operator.le, "at most": operator.le,
+    "no more than": operator.le, "not more than": operator.le, "a maximum of": operator.le,
+    "maximum of": operator.le, "max": operator.le, "max.": operator.le, "within": operator.le, "under": operator.lt,
+    "below": operator.lt, "less than": operator.lt, "fewer than": operator.lt, "shorter than": operator.lt,
 }
+"""What a bound's words mean as a comparison of a value with the bound; each reader of bounds lists the words it
+recognises in its own pattern (amounts here, counts and durations in quantities.py)."""
 _GIVEN = re.compile(rf"{_CURRENCY}\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|m|k|thousand)\b)?"
                     rf"|\d[\d,]*(?:\.\d+)?\s?(?:million|thousand)?\s?(?:{'|'.join(_CODES)})\b", re.IGNORECASE)
 
@@ -81,7 +85,7 @@ def _ranges(text: str, currency: str, stated: bool = False) -> list[Test]:
     for match in _BOUND.finditer(text):
         word, unit, digits, scale = match.groups()
         if _same_currency(unit or "", currency) and (unit or not stated):
-            tests.append(((_COMPARE[word.lower()], _number(digits, scale)),))
+            tests.append(((COMPARISONS[word.lower()], _number(digits, scale)),))
     return tests
 
 

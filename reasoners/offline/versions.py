@@ -37,23 +37,26 @@ class Version(NamedTuple):
         return self.draft and not other.draft  # a draft beside the approved text of the same name
 
 
-def version(label: str) -> Version | None:
-    """The marks one label (a title, a file name) carries, or None when it carries none."""
+def _read(label: str) -> Version:
+    """A label's name and marks (none, for a plain name)."""
     words = " ".join(re.split(r"[-_]+", label))
     numbers = tuple(int(part) for found in _NUMBERED.findall(words) for part in found.split(".") if part)
     years = tuple(int(y) for y in _YEAR.findall(words))
-    draft = bool(_DRAFT.search(words))
-    if not (numbers or years or draft):
-        return None
-    return Version(normalise_name(_MARKS.sub(" ", words)), numbers, years, draft)
+    return Version(normalise_name(_MARKS.sub(" ", words)), numbers, years, bool(_DRAFT.search(words)))
+
+
+def version(label: str) -> Version | None:
+    """The marks one label (a title, a file name) carries, or None when it carries none."""
+    read = _read(label)
+    return read if read.numbers or read.years or read.draft else None
 
 
 def _labels(evidence: Evidence) -> list[Version]:
     """The versions a chunk's document states: by its title, and by its id (a file name) when that says more."""
     found = [v for v in (version(evidence.title), version(evidence.doc_id)) if v]
-    bare = normalise_name(_MARKS.sub(" ", " ".join(re.split(r"[-_]+", evidence.title))))
-    if not found and bare:  # no marks at all: the plain name, so that a marked document can be older or newer
-        found.append(Version(bare, (), (), False))
+    plain = _read(evidence.title)
+    if not found and plain.name:  # no marks at all: the plain name, so that a marked document can be older or newer
+        found.append(plain)
     return found
 
 
