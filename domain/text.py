@@ -112,6 +112,8 @@ def entities(text: str, names_only: bool = False) -> list[str]:
                 continue
         while words and words[0].lower() in _LEADING:
             words.pop(0)
+        if len(words) == 1 and words[0].lower() in _OPENING and match.start() == len(text) - len(text.lstrip()):
+            continue  # 'Above what trip cost...': a question's opening preposition is no name
         while words and words[-1].lower() in _LEADING:
             words.pop()
         span = " ".join(words).strip(" ,.?!;:").removesuffix("'s").removesuffix("’s")
@@ -119,6 +121,10 @@ def entities(text: str, names_only: bool = False) -> list[str]:
             found.setdefault(span, None)
     return sorted(found, key=len, reverse=True)
 
+_OPENING = frozenset("""above below over under after before during since until within without between about into
+    across per via besides except beyond""".split())
+"""Prepositions that may open a question; a title may start with one ('Before Sunrise'), so only one standing alone
+at the start is dropped."""
 
 _NOT_A_NAME_START = _LEADING - {"the", "a", "an", "all", "no", "yes", "our", "my", "your", "new"} | {"i"}
 _CALENDAR = set(

@@ -13,6 +13,9 @@ STOPWORDS = frozenset(
     theirs them themselves then there these they this those through to too very was we were what when where
     which while who whom why will with would you your yours yourself yourselves also many much may might must
     shall whose does did done get got one two once again""".split()
+) | frozenset(  # contractions typed without the apostrophe, and the halves an apostrophe leaves ("doesn't")
+    """whats wheres whos hows whens im ive youre theyre dont doesnt didnt cant isnt arent wasnt werent wont
+    doesn didn isn aren wasn weren hasn hadn wouldn shouldn couldn""".split()
 )
 
 

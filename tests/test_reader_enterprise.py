@@ -206,3 +206,47 @@ def test_what_an_acronym_stands_for_is_the_documents_spelling():
         "What does LOTO mean?", "What does CSO stand for?", "What's the OR?", "What is PTW short for?")]
     assert answers == ["Lock-Out Tag-Out", "Chief Sustainability Officer", "Ondernemingsraad (works council)",
                        "Permit to Work"]
+
+
+def test_a_question_asking_for_a_bound_takes_the_bound_of_that_side():
+    from reasoners.offline.answer_types import expected_answer
+    assert expected_answer("What's the most a Site Director can approve on their own?").kind == "amount"
+    assert expected_answer("What's the max per transaction on a fuel card?").kind == "amount"
+    assert expected_answer("What's the longest a night shift can be?").kind == "number"
+    assert expected_answer("What is the most popular film?").kind == "name"
+    rule = evidence("working-time", "Working time", "A night shift (any shift with at least 3 hours between 23:00 and "
+                    "06:00) may not exceed 10 hours including overtime.")
+    assert short("What's the longest a night shift can be, overtime included?", rule) == "10 hours"
+
+
+def test_pence_are_an_amount_and_a_national_phone_number_counts_nothing():
+    mileage = evidence("expenses", "Expenses", "Own car. Mileage on Trust business is reimbursed at 45p per mile.")
+    assert short("What is the mileage rate per mile for my own car?", mileage) == "45p per mile"
+    from reasoners.offline.spans import spans
+    assert spans("phone", "From outside the Trust ring 01632 552222.") == ["01632 552222"]
+    assert "01632" not in spans("number", "ring 01632 552222")
+
+
+def test_a_question_of_no_known_kind_takes_the_cell_of_the_column_it_names():
+    pay = evidence("unsocial-hours", "Unsocial hours pay", "Band: Band 2; Weekday nights: 44%; Sundays and bank "
+                   "holidays: 88%\nBand: Band 3; Weekday nights: 37%; Sundays and bank holidays: 74%")
+    assert short("sunday enhancement for a band 3?", pay) == "74%"
+
+
+def test_an_acronym_the_evidence_both_uses_and_spells_meets_the_spelling_too():
+    rows = evidence("fuel-cards", "Fuel cards", "Country: Netherlands; Limit per transaction: €400; Max. transactions "
+                    "per day: 2\nCountry: United Kingdom; Limit per transaction: £350; Max. transactions per day: 2")
+    office = evidence("offices", "Offices", "Office: Leeds; Address: Unit 4, Aire Valley Park, Leeds, UK")
+    assert short("What's the max per transaction on a fuel card in the UK?", rows, office) == "£350"
+
+
+def test_contractions_typed_without_apostrophes_are_no_search_terms():
+    from retrieval.query_terms import content_terms
+    assert content_terms("whats the fine if I dont have a permit, isnt it") == ["fine", "permit"]
+    assert "haven" in content_terms("University of New Haven")
+
+
+def test_a_question_opening_with_a_preposition_does_not_name_it():
+    from domain.text import entities
+    assert entities("Above what trip cost does the CFO have to approve travel?") == ["CFO"]
+    assert entities("Who directed Before Sunrise?") == ["Before Sunrise"]

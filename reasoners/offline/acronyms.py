@@ -1,7 +1,7 @@
 """Acronyms: 'PTO' in a question reads as the 'Paid Time Off' the evidence spells out.
 
-An acronym (two to five capitals) that no evidence chunk states is expanded when a chunk (its title or text) has
-capitalised words whose initials spell it, so the question's words meet the document's ('How many days of PTO can I
+An acronym (two to five capitals) is expanded when a chunk (its title or text) has capitalised words whose initials
+spell it, so the question's words meet the document's ('How many days of PTO can I
 carry over?' and a policy titled 'Paid Time Off').
 """
 
@@ -10,20 +10,27 @@ from __future__ import annotations
 import re
 
 from domain.models import Evidence
+from reasoners.offline.definitions import asked_acronym
+from retrieval.query_terms import STOPWORDS
 
-_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+_ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,5}\b(?!-\w)")  # not the letters of a code (HR-2025-014)
 _SKIP = frozenset({"of", "and", "for", "the", "&", "to", "in"})
 
 
 def expanded(question: str, evidence: list[Evidence]) -> str:
-    """The question with each acronym the evidence spells out (and never uses) replaced by its spelling."""
+    """The question with each acronym the evidence spells out replaced by its spelling; kept beside it when some
+    evidence uses the acronym too ('fuel card limit in the UK' meets both a 'United Kingdom' row and 'Leeds, UK')."""
     texts = [f"{e.title}\n{e.text}" for e in evidence]
+    defined = asked_acronym(question)
     for acronym in dict.fromkeys(_ACRONYM.findall(question)):
-        if any(re.search(rf"\b{acronym}\b", text) for text in texts):
-            continue  # the documents use the acronym themselves
-        spelled = next((found for text in texts if (found := _spelled(acronym, text))), None)
+        if defined and defined[0] == acronym:
+            continue  # 'What does CSO stand for?' asks for the spelling: the glossary answers it
+        used = any(re.search(rf"\b{acronym}\b", text) for text in texts)
+        spelled = next((found for text in texts if (found := _spelled(acronym, text))
+                        # beside a used acronym, a sentence's opening words are no spelling ('In Tilburg' for IT)
+                        and not (used and found.split()[0].lower() in STOPWORDS)), None)
         if spelled:
-            question = re.sub(rf"\b{acronym}\b", spelled, question)
+            question = re.sub(rf"\b{acronym}\b", f"{acronym} ({spelled.lower()})" if used else spelled, question)
     return question
 
 

@@ -140,6 +140,12 @@ def _participle(word: str) -> bool:
 
 
 _MEASURES = frozenset("speed weight temperature distance height length size capacity duration".split())
+_BOUNDS = frozenset("max maximum min minimum".split())
+"""Words that bound what they qualify ('maximum number', 'max per transaction'): the noun after them is asked for."""
+_BOUND_OF = re.compile(
+    r"^\s*what (?:is|are|was|were) the (?:(most|least|max|maximum|min|minimum)|(longest|shortest|furthest|farthest))"
+    r" (?:a|an|the|i|we|you|they|he|she|one|someone|anyone|my|our|your|their|staff|employees|people)\b")
+"""'What's the most a director can approve?' asks for an amount; 'the longest a shift can be' for a duration."""
 
 
 def kind_of_phrase(words: list[str]) -> str | None:
@@ -149,6 +155,9 @@ def kind_of_phrase(words: list[str]) -> str | None:
         return "email" if pairs & {"e mail", "email address"} else "url"
     if _MEASURES & set(words):  # 'speed limit', 'weight allowance': a measure, not a sum of money
         return "number"
+    if words and _BOUNDS.issuperset(words):  # 'the max per transaction': a limit, of money or of a count
+        return "amount"
+    words = [w for w in words if w not in _BOUNDS]
     for pattern, kind in _HEAD_KINDS:
         if any(pattern.match(word) for word in words):
             return kind
@@ -248,6 +257,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected(kind_of_phrase(nouns) or "other", head)
     if _EXPLANATION.match(lower):
         return Expected("explanation")
+    if bound := _BOUND_OF.match(lower):
+        return Expected("amount" if bound.group(1) else "number", bound.group(1) or bound.group(2))
     named = kind_of_phrase(phrase) if phrase else None
     if re.match(r"^\s*(who|whom|whose)\b", lower) or re.search(r"\b(?:to|by|from|for) whom\b", lower):
         return Expected(named if lower.startswith("whose") and named else "person", head)

@@ -66,6 +66,14 @@ LED_BONUS = 0.1
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
+_UPPER = re.compile(r"\b(?:up to|at most|no more than|not more than|(?:not|never) (?:to )?exceed|a maximum of|maximum of|"
+                    r"max\.?|maximum|capped at|limited to|no longer than|within)\s*$", re.I)
+_LOWER = re.compile(r"\b(?:at least|no less than|not less than|a minimum of|minimum of|min\.?|minimum|no sooner than|"
+                    r"from)\s*$", re.I)
+_ASKS_BOUND = {"most": _UPPER, "max": _UPPER, "maximum": _UPPER, "longest": _UPPER, "furthest": _UPPER,
+               "farthest": _UPPER, "least": _LOWER, "min": _LOWER, "minimum": _LOWER, "shortest": _LOWER}
+"""A question asking for a bound ('the most a director can approve', 'the minimum notice') is answered by the value
+a bound of that side leads into ('may not exceed 10 hours'), not by one of the other side ('at least 3 hours')."""
 """The kind rank of a whole cell offered as the answer (after every span kind)."""
 
 
@@ -181,7 +189,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if subject and start == subject[0] and kind in ("name", "emphasis"):
                 # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
                 described = len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
-            headed = bool(head) and head in stems(" ".join(text[max(0, start - 30):start].split()[-3:] +
+            bounded = _ASKS_BOUND.get(expected.head)
+            headed = bool(bounded) and bool(bounded.search(text[max(0, start - 30):start])) or \
+                bool(head) and head in stems(" ".join(text[max(0, start - 30):start].split()[-3:] +
                                                           text[start + len(span):start + len(span) + 25].split()[:2]))
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
                 text[previous.get(kind, 0):start].split()[-2:])))
@@ -258,6 +268,7 @@ def _cell_values(unit: Unit, expected: Expected, question_stems: set[str], text:
         fit = cell_fit(cell, expected, question_stems)
         if expected.kind in _LITERAL_KINDS and not _literal(cell.value, expected.kind):
             continue  # 'Extension range: 5xxx' names no extension
-        if fit >= 0.8 and not stems(cell.value) <= question_stems:
+        # a question of no known kind takes the cell of the column it names ('sunday enhancement for band 3?')
+        if fit >= (0.6 if expected.kind == "other" else 0.8) and not stems(cell.value) <= question_stems:
             found.append(Candidate(cell.value, max(text.find(cell.value), 0), "cell", CELL_RANK, fit, 0.0, 0.0))
     return found

@@ -29,6 +29,9 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         rf"{_CURRENCY}\s?{_NUMBER}{_SCALE}(?:\s?(?:–|-|to)\s?{_CURRENCY}?\s?{_NUMBER}{_SCALE})?"
         rf"(?:\s(?:per|a|each)\s(?:day|night|week|month|year|person|employee|hour|trip))?"
         rf"|{_NUMBER}{_SCALE}\s?(?:{_CODES}|zł|kr|euros?|dollars?|pounds sterling|francs?|zloty|złoty)(?!\w)"
+        # pence and cents: '45p per mile', '30 cents a kilometre'
+        r"|(?<![\w.,])\d{1,2}(?:\.\d+)?\s?(?:p|pence|cents?)(?![\w'’-])"
+        r"(?:\s(?:per|a|each)\s(?:mile|km|kilometre|kilometer|minute|hour|page|unit))?"
     ),
     "number": re.compile(
         rf"(?:\b(?:up to|at least|at most|about|around|over|under|more than|less than|nearly|almost)\s)?"
@@ -37,7 +40,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
         r"hundred)\s(?:working\s)?(?:days?|weeks?|months?|years?|hours?|people|times)\b"
         rf"|{_NUMBER}\s?(?:million|billion|trillion|thousand|hundred)\b"
-        rf"|(?<![\w.+/:-]){_NUMBER}(?![\w/:-]|\.\d)"
+        # a bare number; one written with a leading zero ('01632 552222', '0044') dials or codes, it counts nothing
+        rf"|(?<![\w.+/:-])(?!0\d){_NUMBER}(?![\w/:-]|\.\d)"
     ),
     "date": re.compile(
         rf"\b(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s)?\d{{1,2}}(?:st|nd|rd|th)?\s{_MONTH}(?:,?\s\d{{4}})?"
@@ -64,6 +68,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "phone": re.compile(
         r"\+\d{1,3}(?:[\s.-]?\d{1,4}){2,5}|\b(?:extension|ext\.?|x):?\s?\d{3,6}\b|\(\d{3}\)\s?\d{3}-\d{4}"
         r"|\b\d{3}-\d{3}-\d{4}\b"
+        r"|(?<![\w.])0\d{2,4}[\s-]\d{3,4}[\s-]?\d{3,4}\b"  # a national number: '01632 552222', '020 7946 0018'
     ),
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
     "url": re.compile(r"\bhttps?://[^\s)\]>;,]+|\b(?:[a-z0-9-]+\.)+(?:example|com|org|net|io|dev|app|co|pt|ca|uk|de|"
