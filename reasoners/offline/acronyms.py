@@ -18,8 +18,11 @@ _SKIP = frozenset({"of", "and", "for", "the", "&", "to", "in"})
 
 
 def expanded(question: str, evidence: list[Evidence]) -> str:
-    """The question with each acronym the evidence spells out replaced by its spelling; kept beside it when some
-    evidence uses the acronym too ('fuel card limit in the UK' meets both a 'United Kingdom' row and 'Leeds, UK')."""
+    """The question with each acronym the evidence spells out replaced by its spelling.
+
+    When some evidence uses the acronym too, it is kept and the spelling goes beside it ('fuel card limit in the UK'
+    meets both a 'United Kingdom' row and 'Leeds, UK').
+    """
     texts = [f"{e.title}\n{e.text}" for e in evidence]
     defined = asked_acronym(question)
     for acronym in dict.fromkeys(_ACRONYM.findall(question)):

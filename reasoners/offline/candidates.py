@@ -66,8 +66,8 @@ LED_BONUS = 0.1
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
-_UPPER = re.compile(r"\b(?:up to|at most|no more than|not more than|(?:not|never) (?:to )?exceed|a maximum of|maximum of|"
-                    r"max\.?|maximum|capped at|limited to|no longer than|within)\s*$", re.I)
+_UPPER = re.compile(r"\b(?:up to|at most|no more than|not more than|(?:not|never) (?:to )?exceed|a maximum of|"
+                    r"maximum of|max\.?|maximum|capped at|limited to|no longer than|within)\s*$", re.I)
 _LOWER = re.compile(r"\b(?:at least|no less than|not less than|a minimum of|minimum of|min\.?|minimum|no sooner than|"
                     r"from)\s*$", re.I)
 _ASKS_BOUND = {"most": _UPPER, "max": _UPPER, "maximum": _UPPER, "longest": _UPPER, "furthest": _UPPER,
