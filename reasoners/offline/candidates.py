@@ -190,7 +190,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
                 described = len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
             bounded = _ASKS_BOUND.get(expected.head)
-            headed = bool(bounded) and bool(bounded.search(text[max(0, start - 30):start])) or \
+            headed = bounded is not None and bool(bounded.search(text[max(0, start - 30):start])) or \
                 bool(head) and head in stems(" ".join(text[max(0, start - 30):start].split()[-3:] +
                                                           text[start + len(span):start + len(span) + 25].split()[:2]))
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
