@@ -250,3 +250,36 @@ def test_a_question_opening_with_a_preposition_does_not_name_it():
     from domain.text import entities
     assert entities("Above what trip cost does the CFO have to approve travel?") == ["CFO"]
     assert entities("Who directed Before Sunrise?") == ["Before Sunrise"]
+
+
+def test_a_range_holding_the_number_asked_about_is_its_condition_not_its_answer():
+    leave = evidence("study-leave", "Study leave", "Staff in bands 2 to 5 can be granted up to five days' study leave "
+                     "per year. Bands 6 and above can be granted up to ten days a year.")
+    assert short("how many study leave days can a band 5 get a year", leave) == "five days"
+
+
+def test_a_spelled_count_of_the_asked_for_noun_is_offered_beside_digits():
+    uniform = evidence("uniform", "Uniform policy", "Full-time staff receive four sets of uniform when they start; "
+                       "part-time staff working under 22.5 hours a week get three sets.")
+    assert short("how many sets of uniform do full-timers get when they start", uniform) == "four sets"
+
+
+def test_a_question_opening_with_a_condition_is_asked_by_its_last_clause():
+    from reasoners.offline.answer_types import expected_answer
+    assert expected_answer("if a london hotel is £140 a night will expenses cover it").kind == "yes_no"
+    assert expected_answer("If I leave in June how much do I pay back?").kind == "amount"
+    assert expected_answer("When does the office open?").kind == "date"
+
+
+def test_a_cap_on_an_amount_answers_yes_or_no_for_the_amount_given():
+    from reasoners.offline.ranges import within_cap
+    cap = "The maximum the Trust will pay for a hotel is: London: £150 per night, including breakfast"
+    assert within_cap("will expenses cover a £140 London hotel?", cap) is True
+    assert within_cap("can I book a £160 hotel in London?", cap) is False
+    assert within_cap("can I claim £110?", "Total value of claim: Up to £250; Approver: Line manager") is None
+
+
+def test_no_cost_and_free_of_charge_deny_nothing():
+    rule = evidence("parking", "Parking policy", "Registered volunteers park free of charge; their permit is issued "
+                    "at no cost.")
+    assert short("do volunteers get free parking?", rule) == "yes"

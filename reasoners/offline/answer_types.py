@@ -231,12 +231,36 @@ def interrogative(question: str) -> str:
     compound = _COMPOUND.split(question.strip())
     if len(compound) == 2 and _ASKING.match(compound[0]) and compound[1].rstrip().endswith("?"):
         return compound[1]  # 'Who signs it, and what's their extension?'
+    if (conditioned := _after_condition(question)) is not None:
+        return conditioned  # 'if a London hotel is £140 a night will expenses cover it'
     clauses = [c for c in _SCENE.split(question.strip()) if c.strip()]
     if len(clauses) < 2 or _ASKING.match(clauses[0]):  # a question that starts by asking is asked as a whole
         return question  # ('Which film ..., What Will You Do When You Catch Me? or School On Fire?')
     # the asking clause is a question of its own: 'Brian G. Hutton or X?' is not split at the initial
     asking = [c for c in clauses if _ASKING.match(c) and c.rstrip().endswith("?")]
     return asking[-1] if asking else question
+
+
+_CONDITION = re.compile(r"^\s*(?:if|once|suppose|when(?!\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|"
+                        r"must|may|has|have|had)\b))\s", re.I)
+"""A condition opens the question ('if ...', 'when I work nights ...'); 'when does' asks for a date instead."""
+_QUESTION_WORD = re.compile(r"\b(?:what|which|who|whom|whose|where|how)\b", re.I)
+_AUXILIARY = re.compile(r"\b(?:will|would|can|could|do|does|did|is|are|should|may|must|am)\b(?=(?:\s+\S+){2})", re.I)
+
+
+def _after_condition(question: str) -> str | None:
+    """The asking clause of a question that opens with a condition and no comma to end it, else None.
+
+    'if a london hotel is £140 a night will expenses cover it' asks 'will expenses cover it'; 'if I leave in June how
+    much do I pay back' asks 'how much do I pay back': its first question word, else its last auxiliary.
+    """
+    if not _CONDITION.match(question) or re.search(r"[,;:–—]|\s-\s", question):
+        return None
+    asking = _QUESTION_WORD.search(question, 3)
+    if asking:
+        return question[asking.start():]
+    starts = [m.start() for m in _AUXILIARY.finditer(question, 3)]
+    return question[starts[-1]:] if starts else None
 
 
 def expected_answer(question: str, query_class: str = "lookup") -> Expected:

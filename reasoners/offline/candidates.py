@@ -162,6 +162,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
         "person", "place", "name", "other", "list") else ()
     taken = [range(s, e) for k in blocking for s, e in finditer(k, text)]
     if expected.kind in ("number", "amount"):
+        taken += _given_ranges(text, question_values)
         taken += [range(s, e) for c, (s, e) in cells
                   if set(re.findall(r"[a-z-]+", c.header.lower())) & _IDENTIFIER_HEADERS]
     # a count is not the figure of an amount ('quotes from three suppliers', not the 5,000 of 'above EUR 5,000')
@@ -200,13 +201,29 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     for kind in ("date", "time") if expected.kind in ("date", "time") else ():
         found = ranges_of(kind, found, text, question)
     found = changed(found, text)
-    if not found and expected.kind == "number":
-        found += _spelled_counts(text, question_stems, near)
+    if expected.kind == "number":
+        # a spelled count of the asked-for noun ('four sets of uniform' for 'how many sets') is offered beside the
+        # digits; a spelled count of another noun the question names only when nothing else is found
+        spelled = _spelled_counts(text, question_stems, near)
+        found += [c for c in spelled if not found or stem(c.text.split()[-1].lower()) == head]
     if expected.kind not in ("yes_no", "choice", "explanation", "list"):
         # a cell whose header names what is asked ('Location: Bergen' for 'where'), even when other spans were found
         spans_found = {c.text for c in found}
         found += [c for c in _cell_values(unit, expected, question_stems, text) if c.text not in spans_found]
     return found
+
+
+_RANGE = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:to|–|-)\s?(\d{1,4})(?![\w.,]\d)")
+
+
+def _given_ranges(text: str, question_values: set[str]) -> list[range]:
+    """Ranges of the text that hold a number the question gives: conditions, not answers.
+
+    'Staff in bands 2 to 5 get up to five days' for a band 5: the 2 is not the answer.
+    """
+    given = {float(v) for v in question_values if re.fullmatch(r"\d{1,4}", v)}
+    return [range(m.start(), m.end()) for m in _RANGE.finditer(text)
+            if any(float(m.group(1)) <= g <= float(m.group(2)) for g in given)]
 
 
 def _distance(start: int, near: list[int], text: str) -> float:

@@ -15,6 +15,7 @@ from functools import partial
 
 from domain.text import stems, values
 from reasoners.offline.quantities import fits, unstated
+from reasoners.offline.ranges import within_cap
 from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import spans
 from reasoners.offline.units import chunk_ordinal
@@ -27,6 +28,9 @@ _LESS = re.compile(r"\b(fewer|fewest|less|least|smaller|smallest|lower|lowest|sh
                    r"narrower|cheaper)\b", re.I)
 _NEGATION = re.compile(r"\b(not|no|never|cannot|can't|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|"
                        r"neither|nor|none|without|only)\b", re.I)
+_IDIOMS = re.compile(r"\b(?:at no (?:extra |additional )?(?:cost|charge)|no (?:cost|charge) to you|free of charge|"
+                     r"no (?:later|sooner|less|fewer) than|not only|no matter)\b", re.I)
+"""Phrases with a 'no' or 'not' that deny nothing ('issued at no cost', 'no later than Friday')."""
 _YEAR = re.compile(r"\b(1[0-9]\d\d|20\d\d)\b")
 AGREE = 0.5
 """A unit says what a yes/no question asks of a thing when it covers this share of the rest of the question."""
@@ -127,9 +131,11 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
         best = max(found, key=lambda r: coverage([r.unit], rest) if rest else r.coverage)
         units.append(best)
         said = coverage([best.unit], rest) if rest else best.coverage
-        negated = bool(_NEGATION.search(best.unit.plain)) and not _NEGATION.search(question)
+        negated = bool(_NEGATION.search(_IDIOMS.sub(" ", best.unit.plain))) and not _NEGATION.search(question)
         # a limit on a quantity the question gives decides ('no more than 6 visitors' for eight: no; for four: yes)
         within = fits(question, best.unit.plain)
+        if within is None:  # a cap on an amount ('the maximum for a hotel is £150 per night' for £140)
+            within = within_cap(question, f"{best.unit.lead} {best.unit.plain}")
         if within is not None:  # the limit stands for the number the question gives: it need not be stated
             negated = not within
             said = coverage([best.unit], unstated(rest or weights, question))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from domain.text import stem
-from reasoners.offline.ranges import COMPARISONS
+from reasoners.offline.ranges import COMPARISONS, amounts
 
 _WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -50,11 +50,12 @@ def given(question: str) -> list[tuple[float, str]]:
 
 
 def unstated(weights: dict[str, float], question: str) -> dict[str, float]:
-    """The question's word weights without the numbers of the quantities it gives ('7', 'eight').
+    """The question's word weights without the numbers of the quantities and amounts it gives ('7', 'eight', '140').
 
-    A limit on their unit ('up to 5 days') stands for them, so a passage need not state them.
+    A limit on their unit ('up to 5 days', 'a maximum of £150') stands for them, so a passage need not state them.
     """
     numbers = {stem(written) for written, _, _ in _given(question)}
+    numbers |= {digits for written, _, _ in amounts(question) for digits in re.findall(r"\d+", written)}
     return {k: w for k, w in weights.items() if k not in numbers}
 
 

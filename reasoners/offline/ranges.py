@@ -128,3 +128,23 @@ def catch_all(text: str) -> bool:
     Such a sentence holds an amount that none of the ranges beside it hold.
     """
     return bool(_OTHERWISE.search(text)) and not _BOUND.search(text) and not _BETWEEN.search(text)
+
+
+_CAP = re.compile(r"\b(?:maximum|max\.?|limits?|caps?|capped|ceiling|(?:not|never) (?:to )?exceed)\b", re.IGNORECASE)
+
+
+def within_cap(question: str, text: str) -> bool | None:
+    """Whether each amount the question gives is within the one cap the text sets in its currency.
+
+    'The maximum the Trust will pay for a hotel is: London: £150 per night' holds £140 and not £160. None when the
+    text names no cap, or gives no single amount in the question's currency ('up to' alone is an approval band's
+    word as often as a cap's, so it does not count).
+    """
+    if not _CAP.search(text):
+        return None
+    verdicts = []
+    for _, value, currency in amounts(question):
+        capped = {v for _, v, c in amounts(text) if c and _same_currency(c, currency)}
+        if currency and len(capped) == 1:
+            verdicts.append(value <= capped.pop())
+    return all(verdicts) if verdicts else None
