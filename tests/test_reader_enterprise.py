@@ -283,3 +283,18 @@ def test_no_cost_and_free_of_charge_deny_nothing():
     rule = evidence("parking", "Parking policy", "Registered volunteers park free of charge; their permit is issued "
                     "at no cost.")
     assert short("do volunteers get free parking?", rule) == "yes"
+
+
+def test_a_rule_for_two_sites_leads_to_the_row_of_the_site_asked_about():
+    rule = evidence("on-call-pay", "On-call and overtime", "At Calderbrook General, overtime is approved by the Duty "
+                    "Manager. At Northgate and at Ellerby, overtime is approved by the Site Manager for that site. "
+                    "Overtime is paid at time and a half.")
+    directory = evidence("staff-directory", "Staff directory", "Name: Catriona Bell; Role: Site Manager; "
+                         "Site: Ellerby; Extension: 5100\nName: Owen Threlfall; Role: Site Manager; Site: Northgate; "
+                         "Extension: 4100\n"
+                         "Name: Bernadette Quinn; Role: Facilities Manager; Site: Northgate; Extension: 4150\n"
+                         "Name: Ravi Chaudhry; Role: Facilities Manager; Site: Ellerby; Extension: 5130")
+    from reasoners.offline.extractive import best_chains
+    _, found = best_chains("What's the extension for whoever signs off overtime at Northgate?",
+                           Understanding(query_class="lookup"), [rule, directory])
+    assert found[0].answer == "4100" and len(found[0].readings) == 2
