@@ -333,7 +333,8 @@ def test_an_acronym_reads_as_the_words_the_documents_spell_it_with():
         "What is the email of the Data Protection Officer?")
     assert expanded("What is the SLA?", [contacts]) == "What is the SLA?"  # nothing spells it
     uses = evidence("it", "IT", "The DPO is Ken Ito. Data Protection Officer duties are listed below.")
-    assert expanded("Who is the DPO?", [uses]) == "Who is the DPO?"  # the documents use the acronym itself
+    # the documents use the acronym itself: it stays, and its spelling goes beside it as plain words
+    assert expanded("Who is the DPO?", [uses]) == "Who is the DPO (data protection officer)?"
     found = synthesise("What is the email of the DPO?", Understanding(query_class="lookup"), [contacts], None)
     assert found.short_answer == "ken.ito@delta.example"
 

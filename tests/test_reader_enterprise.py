@@ -298,3 +298,13 @@ def test_a_rule_for_two_sites_leads_to_the_row_of_the_site_asked_about():
     _, found = best_chains("What's the extension for whoever signs off overtime at Northgate?",
                            Understanding(query_class="lookup"), [rule, directory])
     assert found[0].answer == "4100" and len(found[0].readings) == 2
+
+
+def test_a_glossary_laid_out_in_columns_spells_the_acronym_asked_about():
+    from domain.models import Understanding as U
+    from reasoners.offline.planning import plan
+    glossary = evidence("glossary", "Glossary of acronyms", "MAST      Mandatory and Statutory Training - the core "
+                        "training everyone must complete\nPCN       Parking Charge Notice")
+    assert short("whats MAST training", glossary) == "Mandatory and Statutory Training"
+    searches = plan("whats MAST training", U(query_class="lookup", entities=["MAST"])).subqueries
+    assert any(q.mode == "keyword" and q.text.startswith("MAST glossary") for q in searches)

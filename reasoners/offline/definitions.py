@@ -10,7 +10,7 @@ import re
 
 from reasoners.offline.reading import Reading
 
-_ASKED = re.compile(r"^\s*(?i:what)(?:['’]s|\s+(?i:is|are|does|do))\s+(?:(?i:the|an?)\s+)?([A-Z][A-Z0-9&]{1,6})s?\b"
+_ASKED = re.compile(r"^\s*(?i:what)(?:['’]?s|\s+(?i:is|are|does|do))\s+(?:(?i:the|an?)\s+)?([A-Z][A-Z0-9&]{1,6})s?\b"
                     r"(.*)$")
 _MEANING = re.compile(r"^\s*(?:stand|stands)\s+for\b|^\s*mean\b|^\s*(?:short|an abbreviation)\s+for\b", re.I)
 _TERM_HEADERS = frozenset({"term", "acronym", "abbreviation", "short", "code"})
@@ -31,11 +31,32 @@ def _spelled(acronym: str, text: str) -> str | None:
     a = re.escape(acronym)
     for pattern in (rf"^\W*{a}\W*\s*(?::|=|–|—|\s-\s)\s*([^.;]+)",  # 'LOTO: Lock-Out Tag-Out.'
                     rf"\b{a}\s+(?:stands for|means|is short for)\s+([^.;]+)",
+
                     rf"\b{a}\s*\(([^)]{{3,80}})\)",  # 'PTW (Permit to Work)'
                     rf"((?:[A-Z][\w'’-]*\s+(?:(?:of|and|for|the|to|in|on|at|&)\s+)?){{1,6}}[A-Z][\w'’-]*)\s*\({a}\)"):
         match = re.search(pattern, text)
         if match and match.group(1).strip() and match.group(1).strip() != acronym:
             return re.sub(r"^(?:A|An|The|Our|Your|This)\s+", "", " ".join(match.group(1).split())).strip(" ,")
+    return _initials_after(acronym, text)
+
+
+def _initials_after(acronym: str, text: str) -> str | None:
+    """The words right after a leading acronym whose initials spell it, a connector's initial counted or not.
+
+    A glossary laid out in columns: 'MAST    Mandatory and Statutory Training - the core training ...'.
+    """
+    match = re.match(rf"^\W*{re.escape(acronym)}\W*\s+", text)
+    if not match:
+        return None
+    taken: list[str] = []
+    for word in text[match.end():].split()[:2 * len(acronym)]:
+        connector = word.lower() in {"of", "and", "for", "the", "&", "to", "in", "on"}
+        if not (word[:1].isupper() or taken and connector):
+            break
+        taken.append(word.strip(",;:"))
+        capitals = "".join(w[0] for w in taken if w[:1].isupper())
+        if word[:1].isupper() and acronym.upper() in (capitals, "".join(w[0].upper() for w in taken)):
+            return " ".join(taken)
     return None
 
 

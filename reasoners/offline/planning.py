@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.models import Assessment, Plan, Refinement, SubQuery, Understanding
 from domain.text import content_terms, name_spans
+from reasoners.offline.definitions import asked_acronym
 from retrieval.search import SearchMode
 from retrieval.titles import join_names
 
@@ -13,6 +14,7 @@ GAP_K = 2
 LINK_K = 2
 LIST_K = 4
 SEARCHES_PER_HOP = 2
+GLOSSARY_K = 2
 
 
 def _attribute_terms(question: str, entity_terms: set[str]) -> str:
@@ -32,6 +34,9 @@ def plan(question: str, understanding: Understanding) -> Plan:
                 SubQuery(id=f"q{n}", text=f"{entity} {attribute}".strip(), mode="hybrid",
                          purpose=f"compared entity: {entity}", k=ENTITY_K)
             )
+    if acronym := asked_acronym(question):  # 'What's MAST?': where documents spell out their acronyms
+        subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=f"{acronym[0]} glossary acronyms abbreviations",
+                                   mode="keyword", purpose=f"what {acronym[0]} stands for", k=GLOSSARY_K))
     names = name_spans(question)
     if names:
         subqueries.append(
