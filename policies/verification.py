@@ -43,7 +43,10 @@ def check_claim(claim: Claim, evidence_by_id: dict[str, Evidence]) -> Verdict:
 
 
 def grounded_short_answer(short_answer: str | None, verdicts: list[Verdict], evidence: list[Evidence]) -> str | None:
-    """The short answer, if the chunks cited by a kept claim state it (yes and no stand on the claims); else None."""
+    """The short answer, if the chunks cited by a kept claim state it; else None.
+
+    Yes and no stand on the claims, and so does a count of them ('3' over three kept rows).
+    """
     if not short_answer or not short_answer.strip():
         return None
     kept = [v.claim for v in verdicts if v.supported]
@@ -51,6 +54,8 @@ def grounded_short_answer(short_answer: str | None, verdicts: list[Verdict], evi
         return None
     if short_answer.strip().lower() in ("yes", "no"):
         return short_answer.strip().lower()
+    if short_answer.strip() == str(len(kept)):  # a count of the rows the kept claims cite, one claim a row
+        return short_answer.strip()
     by_id = {e.chunk_id: e for e in evidence}
     cited = "\n".join(by_id[c].text for claim in kept for c in claim.citations if c in by_id)
     if set(values(short_answer)) - set(values(cited)) or support(short_answer, cited) < 1.0:

@@ -308,3 +308,34 @@ def test_a_glossary_laid_out_in_columns_spells_the_acronym_asked_about():
     assert short("whats MAST training", glossary) == "Mandatory and Statutory Training"
     searches = plan("whats MAST training", U(query_class="lookup", entities=["MAST"])).subqueries
     assert any(q.mode == "keyword" and q.text.startswith("MAST glossary") for q in searches)
+
+
+ROOMS = ("Room: Cavendish Suite; Site: Calderbrook General; Seats: 24\nRoom: Dales Room; Site: Calderbrook General; "
+         "Seats: 14\nRoom: Quiet Room 3; Site: Calderbrook General; Seats: 4\nRoom: Library Room; Site: Calderbrook "
+         "General; Seats: 12\nRoom: Beck Room; Site: Northgate; Seats: 16\nRoom: NG-G14; Site: Northgate; Seats: 6")
+
+
+def test_the_biggest_row_by_its_measure_among_the_rows_of_the_place_named():
+    rooms = evidence("meeting-rooms", "Meeting rooms", ROOMS)
+    assert short("What's the biggest meeting room at Northgate?", rooms) == "Beck Room"
+    assert short("What's the smallest meeting room at Calderbrook General?", rooms) == "Quiet Room 3"
+
+
+def test_a_bounded_count_counts_the_rows_of_a_place_typed_in_lower_case():
+    from reasoners.offline.casing import cased
+    rooms = evidence("meeting-rooms", "Meeting rooms", ROOMS)
+    assert cased("how many rooms at calderbrook general", [rooms]) == "how many rooms at Calderbrook General"
+    assert cased("How many rooms at calderbrook general", [rooms]) == "How many rooms at Calderbrook General"
+    assert cased("How many rooms at calderbrook General", [rooms]) == "How many rooms at calderbrook General"
+    draft = synthesise("how many meeting rooms at calderbrook general seat 12 or more people",
+                       Understanding(query_class="lookup"), [rooms], None)
+    assert draft.short_answer == "3" and len(draft.claims) == 3
+
+
+def test_a_count_of_the_kept_claims_is_grounded_by_them():
+    from domain.models import Claim, Verdict
+    from policies.verification import grounded_short_answer
+    rows = evidence("rooms", "Rooms", "Room: A; Seats: 14\nRoom: B; Seats: 24")
+    kept = [Verdict(claim=Claim(text=t, citations=["rooms#0"]), supported=True) for t in ("A", "B")]
+    assert grounded_short_answer("2", kept, [rows]) == "2"
+    assert grounded_short_answer("3", kept, [rows]) is None

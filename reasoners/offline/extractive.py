@@ -14,11 +14,12 @@ from policies.instructions import data_sentences
 from reasoners.offline.acronyms import expanded
 from reasoners.offline.answer_types import Expected, expected_answer, head_phrase
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
+from reasoners.offline.casing import cased
 from reasoners.offline.chains import Chain, chains
 from reasoners.offline.compare import choose, sides, yes_or_no
 from reasoners.offline.definitions import asked_acronym, definition
 from reasoners.offline.flags import count, row_answer
-from reasoners.offline.lists import list_items
+from reasoners.offline.lists import bounded, list_items, superlative_item
 from reasoners.offline.procedures import procedure
 from reasoners.offline.quantities import fits, unstated
 from reasoners.offline.reading import Reading, coverage, read, term_weights
@@ -63,7 +64,7 @@ def asked(question: str) -> str:
 def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
                 ) -> tuple[Expected, list[Chain]]:
     """The expected answer and every candidate chain over the evidence, best first."""
-    question = expanded(asked(question), evidence)
+    question = cased(expanded(asked(question), evidence), evidence)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
@@ -126,7 +127,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
     check) coverage decides.
     """
-    question = expanded(asked(question), evidence)
+    question = cased(expanded(asked(question), evidence), evidence)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
@@ -142,6 +143,9 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     if expected.kind == "yes_no" and (said := row_answer(readings, names)):
         return _draft(question, said[1], said[0])  # 'Is Ascension Day off in Leeds?': the row's Leeds mark
     counting = expected.kind == "number" and re.match(r"\s*how many\b", question, re.I) is not None
+    if counting and bounded(question) and (phrase := head_phrase(question)) and \
+            (listed := list_items(question, Expected("list", phrase[-1]), readings)):
+        return _draft(question, listed[0], str(len(listed[1])))  # 'How many rooms seat 12 or more?': rows that do
     if counting and (counted := count(readings, names, stems(" ".join(head_phrase(question))))):
         return _draft(question, counted[1], counted[0])  # 'How many holidays does Rotterdam get?': rows marked
     if expected.kind == "yes_no" and relevant and \
@@ -149,6 +153,8 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         said = yes_or_no(question, understanding.entities, relevant, weights)
         if said:
             return _draft(question, said[1], said[0])
+    if relevant and (top := superlative_item(question, expected, readings)):
+        return _draft(question, top[0], top[1])  # 'the biggest meeting room at Northgate': the row seating most
     if expected.kind == "list" and relevant:
         listed = list_items(question, expected, readings)
         if listed:

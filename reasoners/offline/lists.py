@@ -36,7 +36,8 @@ _BOUNDS: list[tuple[re.Pattern[str], Callable[[float, float], bool]]] = [
 _NUMBER = re.compile(r"(?<![\w.-])\d[\d,]*(?:\.\d+)?(?![\w-]|\.\d)")
 
 
-def _bound(question: str) -> tuple[Callable[[float, float], bool], float] | None:
+def bounded(question: str) -> tuple[Callable[[float, float], bool], float] | None:
+    """The bound a question puts on a number ('seat 12 or more' -> (>=, 12)), or None."""
     for pattern, compare in _BOUNDS:
         match = pattern.search(question.lower())
         if match:
@@ -49,10 +50,17 @@ _MEASURE = re.compile(r"\b(capacity|seats?|seated|people|persons|size|count|tota
 
 
 def _meets(reading: Reading, bound: tuple[Callable[[float, float], bool], float], question: str) -> bool:
-    """Whether the number the unit states for what the question bounds meets the bound.
+    """Whether the number the unit states for what the question bounds meets the bound."""
+    found = _measured(reading, question)
+    compare, limit = bound
+    return found is not None and compare(found[1], limit)
+
+
+def _measured(reading: Reading, question: str) -> tuple[int, float] | None:
+    """The number the unit states for what the question measures, with how surely (0 surest).
 
     That is the number next to a measure word ('capacity 16' for 'seat 12 or more'), else one next to a question
-    word, else the first that is not part of a date. A sum of money answers only a bound on money.
+    word, else the first that is not part of a date. A sum of money answers only a question about money.
     """
     text = reading.unit.plain
     asked = stems(question)
@@ -72,9 +80,35 @@ def _meets(reading: Reading, bound: tuple[Callable[[float, float], bool], float]
         rank = 0 if _MEASURE.search(around) else 1 if stems(" ".join(words[-3:])) & asked else 2
         found.setdefault(rank, value)
     if not found:
-        return False
-    compare, limit = bound
-    return compare(found[min(found)], limit)
+        return None
+    return min(found), found[min(found)]
+
+
+_SUPERLATIVE = re.compile(r"\b(?:(biggest|largest|most expensive|highest|longest)|"
+                          r"(smallest|cheapest|least expensive|lowest|shortest))\b", re.I)
+
+
+def superlative_item(question: str, expected: Expected, readings: list[Reading]
+                     ) -> tuple[list[Reading], str] | None:
+    """The row that is biggest (or smallest...) by its measure among the rows the question is about, and its name.
+
+    'What's the biggest meeting room at Northgate?': of the rooms under Northgate, the one seating most. Only rows
+    whose measure stands by a measure word ('Seats: 40') or a word of the question are compared.
+    """
+    match = _SUPERLATIVE.search(question)
+    if not match:
+        return None
+    sources = _sources(readings, expected, stems(question))
+    items = _of_named(question, [r for r in readings if r.unit.evidence.doc_id in sources and r.unit.cells
+                                 and item_name(r, expected)])
+    valued = [(measure[1], r) for r in items if (measure := _measured(r, question)) and measure[0] <= 1]
+    if len(valued) < 2:
+        return None
+    pick = max if match.group(1) else min
+    best = pick(valued, key=lambda pair: pair[0])
+    if sum(value == best[0] for value, _ in valued) > 1:
+        return None  # a tie names no one row
+    return [best[1]], item_name(best[1], expected)
 
 
 def named(reading: Reading, expected: Expected) -> tuple[int, str]:
@@ -149,7 +183,7 @@ def list_items(question: str, expected: Expected, readings: list[Reading]
     months = [m for m in _MONTHS if re.search(rf"\b{m}\b", question.lower())]
     if months:
         items = [r for r in items if any(m in r.unit.plain.lower() for m in months)]
-    bound = _bound(question)
+    bound = bounded(question)
     if bound:
         items = [r for r in items if _meets(r, bound, question)]
     if len(sides) < 2:  # 'Which Leeds meeting rooms ...': the rows under Leeds, when the rows say where they are
