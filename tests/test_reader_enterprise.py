@@ -339,3 +339,21 @@ def test_a_count_of_the_kept_claims_is_grounded_by_them():
     kept = [Verdict(claim=Claim(text=t, citations=["rooms#0"]), supported=True) for t in ("A", "B")]
     assert grounded_short_answer("2", kept, [rows]) == "2"
     assert grounded_short_answer("3", kept, [rows]) is None
+
+
+def test_a_bridge_already_searched_with_its_terms_is_searched_again_by_its_name_alone():
+    from domain.models import Assessment, Gap, SubQuery
+    from reasoners.offline.planning import refine
+    done = [SubQuery(id="q0", text="which office is the person who approves parking permits in", mode="hybrid",
+                     purpose="the whole question", k=3),
+            SubQuery(id="r1.2", text="Parking and Security Manager office", mode="hybrid",
+                     purpose="bridge entity: Parking and Security Manager", k=2)]
+    gap = Gap(kind="bridge", description="follow 'Parking & Security Manager' for office", terms=["office"],
+              bridge_entities=["Parking & Security Manager"])
+    step = refine("which office is the person who approves parking permits in", done, Assessment(gap=gap), 2)
+    assert [(q.text, q.mode) for q in step.subqueries] == [("Parking & Security Manager", "keyword")]
+
+
+def test_chains_read_an_ampersand_as_and():
+    from reasoners.offline.chains import names_of
+    assert names_of("approved by the Parking and Security Manager") == names_of("the Parking & Security Manager")

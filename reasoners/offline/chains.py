@@ -34,6 +34,14 @@ _NOT_HEADS = frozenset("""head chief team office director manager lead vice seni
 your their this that each every all any new old first last next main north south east west central""".split())
 _CONNECTORS = frozenset("of the and for de da van von du la le del der".split())
 _NOT_OPENERS = frozenset("the a an this that these those it its our your their all each every".split())
+_AND = re.compile(r" and (?=\w)")
+
+
+def _key(name: str) -> str:
+    """A name as chains compare it: 'Parking & Security Manager' is the 'Parking and Security Manager'."""
+    return _AND.sub(" ", normalise_name(name))
+
+
 _PRONOUN = re.compile(r"^(she|he|her|his|it|its|they|their|this|these)\b", re.I)
 
 
@@ -66,9 +74,9 @@ class _Names:
     """Which names each unit points to, and which names say what each unit is about (its subjects)."""
 
     def __init__(self, readings: list[Reading], question: str) -> None:
-        self.asked = {normalise_name(n) for n in name_spans(question)} | {normalise_name(question)}
+        self.asked = {_key(n) for n in name_spans(question)} | {_key(question)}
         self.mentioned = {id(r): names_of(r.unit.plain) | _pointed_cells(r) for r in readings}
-        self.words = {id(r): f" {normalise_name(r.unit.plain)} " for r in readings}
+        self.words = {id(r): f" {_key(r.unit.plain)} " for r in readings}
         self._linking: dict[int, set[str]] = {}
         self._subjects = {id(r): _subjects_of(r) for r in readings}
         by_place = {(r.unit.evidence.chunk_id, r.unit.position): r for r in readings}
@@ -129,7 +137,7 @@ _LIST_PARTS = re.compile(r",\s|;\s|\s/\s")
 
 def titled(title: str) -> set[str]:
     """A document's title keys, and its subject: the part before ' - ' or ': ' ('Legal Contract Desk')."""
-    subject = normalise_name(_TITLE_PARTS.split(title, maxsplit=1)[0])
+    subject = _key(_TITLE_PARTS.split(title, maxsplit=1)[0])
     return title_keys(title) | ({subject} if subject else set())
 
 
@@ -141,7 +149,7 @@ def _pointed_cells(reading: Reading) -> set[str]:
     found: set[str] = set()
     for cell in reading.unit.cells:
         if cell.header and _IDENTITY.search(cell.header) and len(cell.value.split()) <= 8:
-            found |= {normalise_name(part) for part in [cell.value, *_LIST_PARTS.split(cell.value)]}
+            found |= {_key(part) for part in [cell.value, *_LIST_PARTS.split(cell.value)]}
     return found - {""}
 
 
@@ -158,14 +166,14 @@ def _named_again(text: str, earlier: set[str]) -> set[str]:
 
 def names_of(text: str) -> set[str]:
     """The whole names a text mentions, normalised ('IT Service Desk', not also 'Service Desk' or 'Desk')."""
-    return {normalise_name(text[s:e]) for s, e in finditer("name", text)} - {""}
+    return {_key(text[s:e]) for s, e in finditer("name", text)} - {""}
 
 
 def _subjects_of(reading: Reading) -> set[str]:
     """The names a unit is about: the name it opens with, its row label, and cells that name someone or something."""
     unit = reading.unit
-    names = {normalise_name(c.value) for c in unit.cells if not c.header or _IDENTITY.search(c.header)}
-    names |= {normalise_name(n) for c in unit.cells if not c.header or _IDENTITY.search(c.header)
+    names = {_key(c.value) for c in unit.cells if not c.header or _IDENTITY.search(c.header)}
+    names |= {_key(n) for c in unit.cells if not c.header or _IDENTITY.search(c.header)
               for n in names_of(c.value)}
     text = unit.plain
     parts = re.split(r":\s|\s[-–—]\s|\(", text, maxsplit=1)
@@ -174,7 +182,7 @@ def _subjects_of(reading: Reading) -> set[str]:
         head = " ".join(text.split()[:6])
     names |= names_of(head)
     if len(parts) > 1 and head[:1].isupper() and len(head.split()) <= 4:
-        names.add(normalise_name(head))  # a label names what its line is about ('Belém - auditorium, ...')
+        names.add(_key(head))  # a label names what its line is about ('Belém - auditorium, ...')
     return names - {""}
 
 

@@ -56,13 +56,18 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
     if gap is None:
         return Refinement(action="stop", reason="the evidence covers every sub-query and nothing conflicts")
     searches: list[tuple[str, SearchMode, str]] = []
+    done = {(_normalised(q.text), q.mode) for q in subqueries}
     if gap.kind == "bridge":
         if gap.links:
             searches.append((join_names(gap.links), "title", "bridge: the documents the evidence names"))
         # by wording: the fallback of the title lookup when there is one (it runs only if that titles nothing)
         # two searches a hop: a title lookup and one wording search, or two wording searches without links
         for entity in gap.bridge_entities[:SEARCHES_PER_HOP - len(searches)]:
-            searches.append((f"{entity} {' '.join(gap.terms[:3])}".strip(), "hybrid", f"bridge entity: {entity}"))
+            worded = f"{entity} {' '.join(gap.terms[:3])}".strip()
+            if (_normalised(worded), "hybrid") in done:  # asked that way already: the name alone, by its words
+                searches.append((entity, "keyword", f"bridge entity by name: {entity}"))
+            else:
+                searches.append((worded, "hybrid", f"bridge entity: {entity}"))
         if gap.context and not gap.bridge_entities:
             searches.append((f"{question} {gap.context}", "hybrid",
                              "bridge: the question with its best evidence sentence"))
@@ -75,13 +80,14 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
         searches.append((" ".join(gap.terms + gap.bridge_entities[:1]), "hybrid", "missing terms"))
     elif gap.kind == "conflict":
         searches.append((f"{' '.join(gap.terms)} current", "hybrid", "conflicting values"))
-    done = {(_normalised(q.text), q.mode) for q in subqueries}
     new: list[SubQuery] = []
     for text, mode, purpose in searches:
         if text.strip() and (_normalised(text), mode) not in done:
             done.add((_normalised(text), mode))
             new.append(SubQuery(id=f"r{hop}.{len(new) + 1}", text=text, mode=mode, purpose=purpose,
-                                k=LINK_K if mode == "title" else LIST_K if purpose.startswith("the rest") else GAP_K))
+                                k=LINK_K if mode == "title" else LIST_K if purpose.startswith(
+                                    ("the rest", "bridge entity by name"))
+                                else GAP_K))
     if not new:
         return Refinement(action="stop", reason=f"gap ({gap.description}) has no new search left to try")
     return Refinement(action="retrieve", subqueries=new, reason=gap.description)
