@@ -357,3 +357,18 @@ def test_a_bridge_already_searched_with_its_terms_is_searched_again_by_its_name_
 def test_chains_read_an_ampersand_as_and():
     from reasoners.offline.chains import names_of
     assert names_of("approved by the Parking and Security Manager") == names_of("the Parking & Security Manager")
+
+
+def test_opening_hours_laid_out_in_columns_read_under_their_label():
+    from reasoners.offline.spans import spans
+    assert spans("time", "Saturday            9am - 1pm") == ["9am - 1pm"]
+    assert spans("time", "hot lunch 12 noon - 2pm, evening") == ["12 noon - 2pm"]
+    hours = evidence("catering", "Staff restaurants", 'Calderbrook General - "The Larder" staff restaurant\n'
+                     "Monday to Friday; 7:30am - 7pm\nSaturday & Sunday; 8am - 2pm\n"
+                     'Northgate - "The Coffee Hub" Ground floor, by the main entrance\n'
+                     "Monday to Friday; 8am - 4pm\nSaturday; 9am - 1pm\nSunday; closed")
+    draft = synthesise("what time does the northgate coffee hub open on a saturday",
+                       Understanding(query_class="lookup"), [hours], None)
+    assert draft.short_answer == "9am - 1pm"
+    claim = draft.claims[0].text
+    assert claim.startswith('Northgate - "The Coffee Hub"') and "Saturday: 9am - 1pm" in claim

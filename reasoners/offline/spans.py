@@ -62,7 +62,10 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         # a zone or a city after it: '09:00 UTC', '16:00 Lisbon / 11:00 Toronto', '10:00 Oslo time'
         r"(?:\s(?:local|UTC|GMT|CET|CEST|EST|EDT|ET|PT|PST|PDT|BST)\b(?:\stime)?"
         r"|\s(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)[A-Z][a-z]+(?=\s*(?:/|$|[.;,)])|\stime\b)(?:\stime)?)?"
-        r"|\b(?:1[0-2]|0?[1-9])\s?(?:[ap]\.?m\.?)|\b(?:noon|midnight)\b",
+        # '9am', '8.30 am', '9am - 1pm', '12 noon'
+        r"|\b(?:1[0-2]|0?[1-9])(?:[:.][0-5]\d)?\s?[ap]\.?m\b\.?"
+        r"(?:\s?(?:–|-|to|until)\s?(?:(?:1[0-2]|0?[1-9])(?:[:.][0-5]\d)?\s?[ap]\.?m\b\.?|noon|midnight))?"
+        r"|\b(?:12\s)?(?:noon|midnight)\b(?:\s?(?:–|-|to|until)\s?(?:1[0-2]|0?[1-9])(?:[:.][0-5]\d)?\s?[ap]\.?m\b\.?)?",
         re.IGNORECASE,
     ),
     "phone": re.compile(

@@ -106,6 +106,11 @@ def cells_of(text: str) -> tuple[Cell, ...]:
     return ()
 
 
+PAIR = re.compile(r"^([^;:]{1,40});\s(?=\S)")
+"""A line of a plain-text table laid out in columns, as ingest writes it ('Monday to Friday; 8am - 4pm'); a row of
+fields ('Name: ...; Role: ...') is none."""
+
+
 def _is_heading(sentence: str, title: str, following: bool) -> bool:
     """Markdown headings, the title line, and short label lines (no full stop, no fields) followed by text."""
     stripped = sentence.strip()
@@ -114,6 +119,8 @@ def _is_heading(sentence: str, title: str, following: bool) -> bool:
     if normalise_name(plain(stripped)) in {normalise_name(title), ""}:
         return True
     words = plain(stripped).split()
+    if PAIR.match(stripped):  # 'Saturday; 9am - 1pm': a line of a plain-text table, not a heading
+        return False
     return following and len(words) <= 7 and not re.search(r"[.!?:;]$|:\s", stripped) and \
         not _BULLET.match(stripped) and bool(words) and words[0][:1].isupper()
 
@@ -145,8 +152,9 @@ def units_of(evidence: Evidence, older: bool = False) -> list[Unit]:
             continue
         units.append(Unit(sentence, evidence, i, heading=heading, lead=lead, superseded=superseded,
                           cells=cells_of(sentence)))
-        if sentence.rstrip().endswith(":"):
-            lead = plain(sentence)
-        elif not _BULLET.match(sentence) and not cells_of(sentence):
+        paired = i + 1 < len(sentences) and bool(PAIR.match(sentences[i + 1].strip()))
+        if sentence.rstrip().endswith(":") or paired and not PAIR.match(sentence.strip()):
+            lead = plain(sentence)  # a label over lines laid out in columns ('Northgate - "The Coffee Hub"')
+        elif not _BULLET.match(sentence) and not cells_of(sentence) and not PAIR.match(sentence.strip()):
             lead = ""
     return units
