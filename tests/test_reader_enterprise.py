@@ -372,3 +372,17 @@ def test_opening_hours_laid_out_in_columns_read_under_their_label():
     assert draft.short_answer == "9am - 1pm"
     claim = draft.claims[0].text
     assert claim.startswith('Northgate - "The Coffee Hub"') and "Saturday: 9am - 1pm" in claim
+
+
+def test_an_acronym_with_its_spelling_beside_it_is_stated_by_the_spelling():
+    from reasoners.offline.answerability import entity_missing, names_absent
+    from reasoners.offline.extractive import best_chains
+    pay = evidence("executive-pay", "Executive remuneration", "Post: Chief Information Officer; Post holder: Rebecca "
+                   "Lindqvist; Basic salary 2025/26: £131,250\nPost: Chief Nurse; Post holder: Angela Foxton; Basic "
+                   "salary 2025/26: £143,600")
+    _, found = best_chains("what's the basic salary of the CIO (chief information officer)?",
+                           Understanding(query_class="lookup"), [pay])
+    cio = next(c for c in found if "Information" in c.last.unit.plain)
+    assert not names_absent("what's the basic salary of the CIO (chief information officer)?", cio)
+    assert entity_missing("what's the basic salary of the CIO (chief information officer)?", cio) == 0.0
+    assert names_absent("what's the basic salary of the CTO (chief technology officer)?", cio)

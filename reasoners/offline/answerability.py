@@ -92,12 +92,23 @@ def asked_for(question: str) -> set[str]:
     return stems(" ".join(word for word in phrase if kind_of_phrase([word])))
 
 
+_SPELLED_BESIDE = re.compile(r"\b([A-Z]{2,5})\s\(([a-z][a-z '’&-]+)\)")
+"""An acronym with the spelling the reader put beside it ('CIO (chief information officer)')."""
+
+
+def _said(name: str, said: frozenset[str], spellings: dict[str, str]) -> bool:
+    """Whether the passage states a name: a word of it, or every word of an acronym's spelling."""
+    words = {k for k in stems(name) if k.isalpha() and len(k) > 2}
+    spelled = stems(spellings.get(name, ""))
+    return not words or bool(words & said) or bool(spelled) and spelled <= said
+
+
 def names_absent(question: str, best: Chain) -> bool:
     """Whether a name the question gives is wholly missing from the chain's passages and their titles."""
     units = [r.unit for r in best.readings]
     passage = frozenset().union(*(u.stems | u.context_stems | u.chunk_stems for u in units))
-    named = [{k for k in stems(e) if k.isalpha() and len(k) > 2} for e in entities(question)]
-    return any(words and not words & passage for words in named)
+    spellings = dict(_SPELLED_BESIDE.findall(question))
+    return not all(_said(e, passage, spellings) for e in entities(question))
 
 
 def entity_missing(question: str, best: Chain) -> float:
@@ -105,11 +116,14 @@ def entity_missing(question: str, best: Chain) -> float:
 
     'When did the German army re-occupy Britain and France?' read from a sentence about the Rhineland.
     """
-    named = {k for e in entities(question) for k in stems(e) if k.isalpha() and len(k) > 2}
-    if not named:
-        return 0.0
+    spellings = dict(_SPELLED_BESIDE.findall(question))
     said = frozenset().union(*(r.unit.stems | r.unit.context_stems for r in best.readings))
-    return len(named - said) / len(named)
+    named = {k for e in entities(question) if not (e in spellings and _said(e, said, spellings))
+             for k in stems(e) if k.isalpha() and len(k) > 2}
+    total = {k for e in entities(question) for k in stems(e) if k.isalpha() and len(k) > 2}
+    if not total:
+        return 0.0
+    return len(named - said) / len(total)
 
 
 def features(question: str, expected: Expected, best: Chain, runner_up: Chain | None, weights: dict[str, float],
