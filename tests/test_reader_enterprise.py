@@ -386,3 +386,11 @@ def test_an_acronym_with_its_spelling_beside_it_is_stated_by_the_spelling():
     assert not names_absent("what's the basic salary of the CIO (chief information officer)?", cio)
     assert entity_missing("what's the basic salary of the CIO (chief information officer)?", cio) == 0.0
     assert names_absent("what's the basic salary of the CTO (chief technology officer)?", cio)
+
+
+def test_a_passage_gives_a_minimum_length_in_other_words():
+    from reasoners.offline.units import implied
+    assert {"minimum", "length"} <= implied("Passwords must be at least twelve (12) characters long.")
+    policy = evidence("it-policy", "IT acceptable use", "Passwords must be at least twelve (12) characters long. "
+                      "Requests should be made at least twice the length of the leave requested.")
+    assert short("minimum password length for my network login?", policy) == "12"

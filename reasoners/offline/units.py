@@ -57,7 +57,8 @@ class Unit:
 
     @cached_property
     def stems(self) -> frozenset[str]:
-        return frozenset(stems(" ".join((self.text, *self.holds))))
+        text = " ".join((self.text, *self.holds))
+        return frozenset(stems(text)) | implied(text)
 
     @cached_property
     def context_stems(self) -> frozenset[str]:
@@ -104,6 +105,21 @@ def cells_of(text: str) -> tuple[Cell, ...]:
     if any(c.header for c in cells) and (len(cells) > 1 or len(parts) == 1):
         return tuple(cells)
     return ()
+
+
+_IMPLIED = [(re.compile(p, re.I), frozenset(stems(words))) for p, words in (
+    (r"\b(?:at least|no (?:less|fewer) than|not (?:less|fewer) than|a minimum of)\b", "minimum min"),
+    (r"\b(?:up to|at most|no more than|not more than|(?:not|never) (?:to )?exceed|a maximum of|capped at)\b",
+     "maximum max"),
+    (r"\blong\b", "length"), (r"\bwide\b", "width"), (r"\b(?:high|tall)\b", "height"), (r"\bdeep\b", "depth"),
+    (r"\bheavy\b", "weight"),
+)]
+"""Words a passage says without writing them: 'at least twelve characters long' gives a minimum length."""
+
+
+def implied(text: str) -> frozenset[str]:
+    """The stems of what the text says in other words (a bound's side, a measure by its adjective)."""
+    return frozenset().union(*(words for pattern, words in _IMPLIED if pattern.search(text)))
 
 
 PAIR = re.compile(r"^([^;:]{1,40});\s(?=\S)")
