@@ -396,3 +396,15 @@ def test_a_passage_gives_a_minimum_length_in_other_words():
     from reasoners.offline.extractive import best_chains
     _, found = best_chains("minimum password length?", Understanding(query_class="lookup"), [policy])
     assert found[0].answer == "12"
+
+
+def test_a_band_of_durations_holding_the_length_given_answers_for_it():
+    from reasoners.offline.extractive import best_chains
+    from reasoners.offline.quantities import banded
+    question = "I've been here three years. How much notice do I have to give if I resign?"
+    assert banded("2 years up to 5 years: 2 months", question) == (["three"], False)
+    assert banded("More than 5 years: 3 months", question) == ([], True)
+    faq = evidence("staff-faq", "Staff FAQ", "It depends on your length of service on the date you give notice:\n"
+                   "- Less than 2 years: 1 month\n- 2 years up to 5 years: 2 months\n- More than 5 years: 3 months")
+    _, found = best_chains(question, Understanding(query_class="lookup"), [faq])
+    assert found[0].answer == "2 months"

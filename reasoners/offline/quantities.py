@@ -68,3 +68,46 @@ def fits(question: str, text: str) -> bool | None:
     verdicts = [compare(value, bound) for value, unit in given(question)
                 for compare, bound, limited in limits if limited == unit]
     return all(verdicts) if verdicts else None
+
+
+_STRICT = 1e-9
+_Q = rf"{_NUMBER}\s*(?:([a-z]+)\s*)?"
+_BANDS = [
+    (re.compile(rf"\b{_Q}(?:up to|to|and|-|–)\s*(?:less than\s*)?{_NUMBER}\s*([a-z]+)", re.I), "between"),
+    (re.compile(rf"\b(?:less than|under|fewer than|below|shorter than)\s+{_NUMBER}\s*([a-z]+)", re.I), "below"),
+    (re.compile(rf"\b(?:more than|over|above|longer than)\s+{_NUMBER}\s*([a-z]+)", re.I), "above"),
+    (re.compile(rf"\b(?:at least|a minimum of)\s+{_NUMBER}\s*([a-z]+)|\b{_NUMBER}\s*([a-z]+)\s+or more\b", re.I),
+     "from"),
+]
+
+
+def _bands(text: str) -> list[tuple[str, float, float]]:
+    """The bands of counts or durations a text states: (unit, low, high)."""
+    found = []
+    for pattern, side in _BANDS:
+        for match in pattern.finditer(text):
+            groups = [g for g in match.groups()]
+            if side == "between":
+                low, low_unit, high, unit = groups
+                if low_unit and _unit(low_unit) != _unit(unit):
+                    continue
+                found.append((_unit(unit), _value(low), _value(high)))
+            elif side == "below":
+                found.append((_unit(groups[1]), float("-inf"), _value(groups[0]) - _STRICT))
+            else:
+                number, unit = [g for g in groups if g][:2]
+                found.append((_unit(unit), _value(number) + (_STRICT if side == "above" else 0.0), float("inf")))
+    return [(unit, low, high) for unit, low, high in found if unit in _UNITS]
+
+
+def banded(text: str, question: str) -> tuple[list[str], bool]:
+    """The quantities the question gives that a band of the text holds, and whether the text's bands leave them all out.
+
+    'I've been here three years': '2 years up to 5 years: 2 months' holds it; 'More than 5 years' leaves it out.
+    """
+    given = _given(question)
+    bands = _bands(text)
+    held = [written for written, value, unit in given
+            if any(u == unit and low <= value <= high for u, low, high in bands)]
+    about = [1 for _, _, unit in given if any(u == unit for u, _, _ in bands)]
+    return held, bool(about) and not held
