@@ -408,3 +408,12 @@ def test_a_band_of_durations_holding_the_length_given_answers_for_it():
                    "- Less than 2 years: 1 month\n- 2 years up to 5 years: 2 months\n- More than 5 years: 3 months")
     _, found = best_chains(question, Understanding(query_class="lookup"), [faq])
     assert found[0].answer == "2 months"
+
+
+def test_how_long_one_has_to_do_something_is_the_limit_not_the_consequence():
+    from reasoners.offline.extractive import best_chains
+    policy = evidence("travel-expenses", "Travel and expenses", "Claims submitted more than 90 days after return will "
+                      "not be paid. Submit your expense claim in PeopleHub within 30 days of returning.")
+    _, found = best_chains("How long do I have to submit my expense claim after a trip?",
+                           Understanding(query_class="lookup"), [policy])
+    assert found[0].answer == "30 days"

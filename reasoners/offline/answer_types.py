@@ -263,6 +263,10 @@ def _after_condition(question: str) -> str | None:
     return question[starts[-1]:] if starts else None
 
 
+_DEADLINE = re.compile(r"\bhow (?:long|many (?:days|weeks|months|hours))\s+(?:do|does|have|has|will)\s+\w+\s+"
+                       r"(?:have|got|get)\s+to\b|\bhow long have \w+ got\b")
+
+
 def expected_answer(question: str, query_class: str = "lookup") -> Expected:
     """The kind of answer `question` asks for."""
     question = interrogative(unabbreviated(question))
@@ -288,6 +292,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected(named if lower.startswith("whose") and named else "person", head)
     if re.search(r"\bhow much\b", lower):
         return Expected(named if named in ("amount", "number") else "amount", head)
+    if _DEADLINE.search(lower):  # 'How long do I have to submit a claim?' asks for the limit ('within 30 days')
+        return Expected("number", "deadline")
     if re.search(r"\bhow (many|long|far|old|big|often|large|tall|high|soon|wide|deep|heavy|fast|quickly|late|early|"
                  r"frequently)\b", lower):
         return Expected("number", head)

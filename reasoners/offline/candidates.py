@@ -66,15 +66,16 @@ LED_BONUS = 0.1
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
+"""The kind rank of a whole cell offered as the answer (after every span kind)."""
 _UPPER = re.compile(r"\b(?:up to|at most|no more than|not more than|(?:not|never) (?:to )?exceed|a maximum of|"
                     r"maximum of|max\.?|maximum|capped at|limited to|no longer than|within)\s*$", re.I)
 _LOWER = re.compile(r"\b(?:at least|no less than|not less than|a minimum of|minimum of|min\.?|minimum|no sooner than|"
                     r"from)\s*$", re.I)
-_ASKS_BOUND = {"most": _UPPER, "max": _UPPER, "maximum": _UPPER, "longest": _UPPER, "furthest": _UPPER,
-               "farthest": _UPPER, "least": _LOWER, "min": _LOWER, "minimum": _LOWER, "shortest": _LOWER}
+ASKS_BOUND = {"deadline": _UPPER, "most": _UPPER, "max": _UPPER, "maximum": _UPPER, "longest": _UPPER,
+              "furthest": _UPPER, "farthest": _UPPER, "least": _LOWER, "min": _LOWER, "minimum": _LOWER,
+              "shortest": _LOWER}
 """A question asking for a bound ('the most a director can approve', 'the minimum notice') is answered by the value
 a bound of that side leads into ('may not exceed 10 hours'), not by one of the other side ('at least 3 hours')."""
-"""The kind rank of a whole cell offered as the answer (after every span kind)."""
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if subject and start == subject[0] and kind in ("name", "emphasis"):
                 # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
                 described = len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
-            bounded = _ASKS_BOUND.get(expected.head)
+            bounded = ASKS_BOUND.get(expected.head)
             headed = bounded is not None and bool(bounded.search(text[max(0, start - 30):start])) or \
                 bool(head) and head in stems(" ".join(text[max(0, start - 30):start].split()[-3:] +
                                                           text[start + len(span):start + len(span) + 25].split()[:2]))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from domain.text import entities, stem, stems
 from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
-from reasoners.offline.candidates import best
+from reasoners.offline.candidates import ASKS_BOUND, best
 from reasoners.offline.quantities import banded
 from reasoners.offline.quantities import given as given_quantities
 from reasoners.offline.ranges import amounts, catch_all, excludes, held_values
@@ -36,6 +36,8 @@ GENERIC = frozenset(stems(
 TYPED_KINDS = {"amount", "number", "date", "time", "phone", "email", "url", "room", "code"}
 """Kinds whose value has a recognisable form: a unit without one cannot answer."""
 FOUND_BONUS, MISSING_PENALTY, SUPERSEDED_PENALTY, HEAD_BONUS, VERB_BONUS = 0.2, 0.3, 0.5, 0.15, 0.02
+BOUND_BONUS = 0.1
+"""For a question asking for a bound, a unit whose value a bound of that side leads into ('may not exceed 10 hours')."""
 _AUXILIARY = re.compile(r"\b(?:can|could|do|does|did|must|should|will|may|would|is|are|was|were)\s+(.+?)(?:[?.!]|$)",
                         re.I)
 _CLAUSE_END = frozenset("to for from with by during before after within into about under at per than".split())
@@ -199,6 +201,8 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
         fit = 0.05 / (1 + rank_of.get(unit.evidence.chunk_id, 0))
         if head and head in unit.stems:
             fit += HEAD_BONUS
+        if guess and guess.headed and expected.head in ASKS_BOUND:  # 'within 30 days' for 'how long do I have to'
+            fit += BOUND_BONUS
         if verb and verb in unit.stems:
             fit += VERB_BONUS
         if expected.kind in TYPED_KINDS or expected.kind in ("person", "place", "name"):
