@@ -417,3 +417,22 @@ def test_how_long_one_has_to_do_something_is_the_limit_not_the_consequence():
     _, found = best_chains("How long do I have to submit my expense claim after a trip?",
                            Understanding(query_class="lookup"), [policy])
     assert found[0].answer == "30 days"
+
+
+def test_a_clipped_word_is_read_in_the_passage_that_writes_it_in_full():
+    from reasoners.offline.extractive import best_chains
+    policy = evidence("it-policy", "IT acceptable use", "Requests for local administrator rights on any Trust device "
+                      "must be approved by the Chief Information Officer.\nPersonal USB devices are blocked.")
+    _, found = best_chains("Who has to OK local admin rights on a laptop?", Understanding(query_class="lookup"),
+                           [policy])
+    assert "administrator" in found[0].last.unit.plain and found[0].coverage > 0.5
+
+
+def test_a_question_about_someone_follows_the_role_a_passage_names_first():
+    from reasoners.offline.bridges import names_in
+    from reasoners.offline.extractive import best_chains
+    policy = evidence("it-policy", "IT acceptable use", "Requests for local administrator rights on any Trust device "
+                      "must be approved by the Chief Information Officer.")
+    question = "Who has to OK local admin rights on a laptop, and which room do they sit in?"
+    _, found = best_chains(question, Understanding(query_class="lookup"), [policy])
+    assert names_in(found[0].last, question)[0] == "Chief Information Officer"

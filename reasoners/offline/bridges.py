@@ -30,6 +30,9 @@ _POINTER_HEADERS = re.compile(
     r"location|desk|via|through|escalat\w*|sponsor|assignee|on[- ]call|provider|vendor|platform|name)\b",
     re.IGNORECASE,
 )
+_PERSONAL = re.compile(r"\b(?:who|whom|whose|whoever|person|someone|they|their|them|he|she|his|her)\b", re.I)
+_ROLE = re.compile(r"\b(?:Officer|Manager|Director|Coordinator|Co-ordinator|Head|Lead|Supervisor|Administrator|"
+                   r"Controller|Chief|Secretary|Advisor|Adviser|Partner|Engineer|Owner|Champion|Chair)\b")
 _DATE_LIKE = re.compile(r"^(?:\d|January|February|March|April|May|June|July|August|September|October|November|"
                         r"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)", re.IGNORECASE)
 
@@ -47,9 +50,11 @@ def names_in(reading: Reading, question: str) -> list[str]:
             found.setdefault(re.sub(r"^(the|a|an)\s+", "", cell.value.strip(" ."), flags=re.IGNORECASE), None)
     text = reading.unit.plain
     anchors = [m.start() for m in re.finditer(r"[\w'’-]+", text) if stems(m.group(0)) & asked]
-    spans = [(min((abs(s - a) for a in anchors), default=0), -len(text[s:e].split()), text[s:e])
-             for s, e in finditer("name", text)]
-    for _, _, span in sorted(spans):
+    # asked about someone ('who approves it, and which room are they in?'), a role is the likelier link
+    personal = bool(_PERSONAL.search(question))
+    spans = [(not (personal and _ROLE.search(text[s:e])), min((abs(s - a) for a in anchors), default=0),
+              -len(text[s:e].split()), text[s:e]) for s, e in finditer("name", text)]
+    for _, _, _, span in sorted(spans):
         own = stems(span)
         if own and not own <= asked and not _DATE_LIKE.match(span) and not values(span) == [span]:
             found.setdefault(span, None)

@@ -156,6 +156,27 @@ def _by_band(units: list[Unit], question: str) -> list[Unit]:
     return marked
 
 
+CLIPPED = 4
+"""The shortest word read as a clipping of a longer one ('admin' of 'administrator', 'info' of 'information')."""
+
+
+def _by_clipping(units: list[Unit], weights: dict[str, float], question: str) -> list[Unit]:
+    """Units marked as stating a clipped word of the question that no unit writes whole but some write in full.
+
+    'local admin rights' is said by 'local administrator rights'. Names are not clipped ('Carl' is not 'Carlos').
+    """
+    named = set().union(*(stems(e) for e in entities(question)))
+    clipped = [k for k in weights if len(k) >= CLIPPED and k.isalpha() and k not in named
+               and not any(k in u.stems for u in units)]
+    if not clipped:
+        return units
+    marked = []
+    for unit in units:
+        said = [k for k in clipped if any(s.startswith(k) and len(s) > len(k) + 1 for s in unit.stems)]
+        marked.append(replace(unit, holds=(*unit.holds, *said)) if said else unit)
+    return marked
+
+
 def asked_verb(question: str) -> str:
     """The stem of what the question asks is done; '' when it cannot tell.
 
@@ -187,6 +208,7 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
         units = _by_amount(units, question)
     if expected.kind != "yes_no" and given_quantities(question):  # a yes/no question reads a limit by fits() instead
         units = _by_band(units, question)
+    units = _by_clipping(units, weights, question)
     given = [question[s:e].lower() for kind in GIVEN_KINDS for s, e in finditer(kind, question)]
     named = supplied_words(question, expected)
     question_stems = set(weights)
