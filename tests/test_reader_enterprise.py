@@ -436,3 +436,12 @@ def test_a_question_about_someone_follows_the_role_a_passage_names_first():
     question = "Who has to OK local admin rights on a laptop, and which room do they sit in?"
     _, found = best_chains(question, Understanding(query_class="lookup"), [policy])
     assert names_in(found[0].last, question)[0] == "Chief Information Officer"
+
+
+def test_where_someones_office_is_and_what_number_to_ring_ask_for_a_room_and_a_phone():
+    from reasoners.offline.answer_types import expected_answer
+    assert expected_answer("where's the office of the person who authorises a £3,000 claim").kind == "room"
+    assert expected_answer("Where is the Leeds office?").kind == "place"
+    assert expected_answer("need replacement uniform, what number do i ring for the person who orders them"
+                           ).kind == "phone"
+    assert expected_answer("What number of staff work in Leeds?").kind == "number"

@@ -263,6 +263,8 @@ def _after_condition(question: str) -> str | None:
     return question[starts[-1]:] if starts else None
 
 
+_DIALLED = re.compile(r"\b(?:what|which)\s+(?:phone\s+|telephone\s+|contact\s+)?number\s+(?:do|should|can|must)\s+"
+                      r"\w+\s+(?:call|ring|dial|phone|text)\b|\bnumber\s+(?:to|for me to)\s+(?:call|ring|dial)\b")
 _DEADLINE = re.compile(r"\bhow (?:long|many (?:days|weeks|months|hours))\s+(?:do|does|have|has|will)\s+\w+\s+"
                        r"(?:have|got|get)\s+to\b|\bhow long have \w+ got\b")
 
@@ -285,6 +287,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected(kind_of_phrase(nouns) or "other", head)
     if _EXPLANATION.match(lower):
         return Expected("explanation")
+    if _DIALLED.search(lower):  # 'what number do I ring for ...': a phone number or extension, not a count
+        return Expected("phone", "number")
     if bound := _BOUND_OF.match(lower):
         return Expected("amount" if bound.group(1) else "number", bound.group(1) or bound.group(2))
     named = kind_of_phrase(phrase) if phrase else None
@@ -303,7 +307,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected("date", head)
     if re.match(r"^\s*where\b", lower):
         # where someone sits or works from is a desk or room ('Where does the facilities coordinator sit?')
-        seated = re.search(r"\b(sit|sits|sitting|seated|desk)\b", lower)
+        seated = re.search(r"\b(sit|sits|sitting|seated|desk)\b|^\s*where(?: is|'s)? (?:the )?office of\b|"
+                           r"^\s*where(?: is|'s)? (?:\w+(?:'s|’s)|his|her|their) office\b", lower)
         return Expected("room" if named == "room" or seated else "place", head)
     if named:
         return Expected(named, head)
