@@ -3,6 +3,8 @@ identifier columns, duration questions."""
 
 from __future__ import annotations
 
+import pytest
+
 from domain.models import Evidence, Understanding
 from domain.text import stems
 from reasoners.offline.extractive import synthesise
@@ -445,3 +447,19 @@ def test_where_someones_office_is_and_what_number_to_ring_ask_for_a_room_and_a_p
     assert expected_answer("need replacement uniform, what number do i ring for the person who orders them"
                            ).kind == "phone"
     assert expected_answer("What number of staff work in Leeds?").kind == "number"
+
+
+def test_the_value_beside_the_noun_asked_for_breaks_a_tie(monkeypatch):
+    from reasoners.offline import reading
+    from reasoners.offline.answer_types import expected_answer
+    from reasoners.offline.extractive import evidence_units
+    pay = evidence("payroll", "Payroll", "Pay day is the 27th of each month.")
+    question = "what day of the month do we get paid"
+    units, rank_of = evidence_units([pay])
+
+    def score() -> float:
+        return reading.read(question, expected_answer(question), units, rank_of)[0].score
+
+    with_bonus = score()
+    monkeypatch.setattr(reading, "HEADED_FIT", 0.0)
+    assert with_bonus == pytest.approx(score() + 0.03)
