@@ -463,3 +463,23 @@ def test_the_value_beside_the_noun_asked_for_breaks_a_tie(monkeypatch):
     with_bonus = score()
     monkeypatch.setattr(reading, "HEADED_FIT", 0.0)
     assert with_bonus == pytest.approx(score() + 0.03)
+
+
+def test_a_row_covering_little_of_the_question_does_not_answer_it(monkeypatch):
+    from reasoners.offline import extractive
+    from reasoners.offline.similarity import EncoderSimilarity
+    pay = evidence("executive-pay", "Executive remuneration 2025/26",
+                   "Post: Chief Nurse; Post holder: Angela Foxton; Basic salary 2025/26: £143,600\n"
+                   "Post: Director of Finance; Post holder: Gareth Pryce; Basic salary 2025/26: £148,000")
+    question = "what's the cap on nursing agency spend for 25/26"
+    _, found = extractive.best_chains(question, Understanding(query_class="lookup"), [pay])
+    assert found[0].answer == "£143,600" and found[0].coverage < 0.25  # a salary row, read for a spending cap
+
+    def drafted() -> str | None:
+        return extractive.synthesise(question, Understanding(query_class="lookup"), [pay], None,
+                                     EncoderSimilarity()).short_answer
+
+    monkeypatch.setattr(extractive, "ANSWER_FLOOR", found[0].coverage + 0.01)
+    assert drafted() is None
+    monkeypatch.setattr(extractive, "ANSWER_FLOOR", 0.0)
+    assert drafted() == "£143,600"
