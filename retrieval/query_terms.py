@@ -26,3 +26,16 @@ def content_terms(text: str) -> list[str]:
         if word not in STOPWORDS and (len(word) > 1 or word.isdigit()):
             seen.setdefault(word, None)
     return list(seen)
+
+
+_CAPITALS = re.compile(r"\b[A-Z]{2,5}\b")
+
+
+def search_terms(text: str) -> list[str]:
+    """The content terms, and any acronym written in capitals that is a stopword in lower case.
+
+    'the OR at Tilburg', 'the IT service desk': an index that keeps every word can still find it.
+    """
+    terms = content_terms(text)
+    kept = [w.lower() for w in _CAPITALS.findall(text) if w.lower() in STOPWORDS]
+    return terms + [w for w in dict.fromkeys(kept) if w not in terms]

@@ -18,7 +18,7 @@ from policies.errors import StoreDamaged
 from retrieval.backend import Applied, Candidate, StoredChunk, StoredDocument, WriteBatch
 from retrieval.errors import IndexStoreError, SearchTimeout
 from retrieval.private_files import private_database, private_folder
-from retrieval.query_terms import content_terms
+from retrieval.query_terms import search_terms
 from retrieval.sqlite_failures import clear_sqlite_errors
 from retrieval.sqlite_schema import DAMAGED_REMEDY, INDEX_FILE, connect
 from retrieval.sqlite_writes import group_tokens, write_acl, write_document
@@ -88,7 +88,7 @@ class SqliteIndex:
         """BM25 over title and text; the ACL is a clause of the same FTS query, so ranking sees only permitted rows."""
         with self._connection_until(deadline):
             tokens = self._group_tokens(access.groups)
-            terms = content_terms(query)
+            terms = search_terms(query)
             if not tokens or not terms or limit <= 0:
                 return []
             match = "acl_tokens : ({}) AND {{title text}} : ({})".format(

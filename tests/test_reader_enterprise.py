@@ -483,3 +483,22 @@ def test_a_row_covering_little_of_the_question_does_not_answer_it(monkeypatch):
     assert drafted() is None
     monkeypatch.setattr(extractive, "ANSWER_FLOOR", 0.0)
     assert drafted() == "£143,600"
+
+
+def test_an_acronym_spelled_like_a_stopword_is_still_searched_for(tmp_path):
+    from retrieval.documents import Document
+    from retrieval.ingest import ingest
+    from retrieval.query_terms import search_terms
+    from retrieval.search import hybrid_search
+    from retrieval.sqlite_index import SqliteIndex
+    from tests.conftest import HashEncoder, access
+    assert search_terms("What's the OR at Tilburg?") == ["tilburg", "or"]
+    assert search_terms("what is the or at tilburg") == ["tilburg"]
+    index = SqliteIndex(tmp_path / "index", create=True)
+    ingest(index, HashEncoder(), [
+        Document(doc_id="glossary", title="Glossary", text="OR: ondernemingsraad, the works council.", acl=("staff",)),
+        Document(doc_id="site", title="Site guide", text="Tilburg parking is behind the main gate.", acl=("staff",)),
+    ], show_progress=False)
+    hits = hybrid_search(index, HashEncoder(), "What's the OR?", access("staff"), k=2, mode="keyword")
+    assert [h.doc_id for h in hits] == ["glossary"]
+    index.close()
