@@ -502,3 +502,12 @@ def test_an_acronym_spelled_like_a_stopword_is_still_searched_for(tmp_path):
     hits = hybrid_search(index, HashEncoder(), "What's the OR?", access("staff"), k=2, mode="keyword")
     assert [h.doc_id for h in hits] == ["glossary"]
     index.close()
+
+
+def test_denying_the_opposite_of_what_is_asked_says_yes():
+    note = evidence("closures", "Site closure days 2025", "Note: Good Friday (18 April 2025) is not a closure day in "
+                    "Tilburg; the site operates normally.")
+    assert short("Is the Tilburg site open on Good Friday 2025?", note) == "yes"
+    closed = evidence("closures", "Site closure days 2025",
+                      "The Tilburg site is closed on Good Friday (18 April 2025).")
+    assert short("Is the Tilburg site open on Good Friday 2025?", closed) != "yes"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import partial
 
 from domain.text import stems, values
+from reasoners.offline.answerability import ANTONYMS
 from reasoners.offline.quantities import fits, unstated
 from reasoners.offline.ranges import within_cap
 from reasoners.offline.reading import Reading, coverage
@@ -117,6 +118,13 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
     return max(scored, key=lambda o: scored[o]), units
 
 
+def _opposed(unit_stems: frozenset[str], question: str) -> set[str]:
+    """The question's words whose opposite the unit states instead ('closed', 'closure' for 'open')."""
+    prefixes = {k[:4] for k in unit_stems}
+    return {k for k in stems(question) if k not in unit_stems and
+            any(o[:4] in prefixes for o in ANTONYMS.get(k, set()))}
+
+
 def yes_or_no(question: str, entities: list[str], readings: list[Reading], weights: dict[str, float]
               ) -> tuple[str, list[Reading]] | None:
     """'yes' when every named thing's best unit says the rest of the question without a negation, else 'no'."""
@@ -124,14 +132,21 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
     rest = {k: w for k, w in weights.items() if not any(k in stems(e) for e in named)}
     units: list[Reading] = []
     agree = True
-    for entity in named:
-        found = about(entity, readings) if entity else readings
+    # a unit about every named thing answers for them all ('Good Friday is not a closure day in Tilburg')
+    joint = [r for r in readings if all(r in about(e, readings) for e in named)] if len(named) > 1 else []
+    for entity in [""] if joint else named:
+        found = joint or (about(entity, readings) if entity else readings)
         if not found:
             return None
         best = max(found, key=lambda r: coverage([r.unit], rest) if rest else r.coverage)
         units.append(best)
         said = coverage([best.unit], rest) if rest else best.coverage
-        negated = bool(_NEGATION.search(_IDIOMS.sub(" ", best.unit.plain))) and not _NEGATION.search(question)
+        negation = bool(_NEGATION.search(_IDIOMS.sub(" ", best.unit.plain))) and not _NEGATION.search(question)
+        opposed = _opposed(best.unit.stems, question)
+        # 'closed' answers 'open?' with no; 'not a closure day' with yes: a denied opposite agrees
+        negated = negation != bool(opposed)
+        if opposed:  # the opposite word stands for the question's word: it need not be stated
+            said = coverage([best.unit], {k: w for k, w in (rest or weights).items() if k not in opposed})
         # a limit on a quantity the question gives decides ('no more than 6 visitors' for eight: no; for four: yes)
         within = fits(question, best.unit.plain)
         if within is None:  # a cap on an amount ('the maximum for a hotel is £150 per night' for £140)
