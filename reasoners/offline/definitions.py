@@ -31,7 +31,6 @@ def _spelled(acronym: str, text: str) -> str | None:
     a = re.escape(acronym)
     for pattern in (rf"^\W*{a}\W*\s*(?::|=|–|—|\s-\s)\s*([^.;]+)",  # 'LOTO: Lock-Out Tag-Out.'
                     rf"\b{a}\s+(?:stands for|means|is short for)\s+([^.;]+)",
-
                     rf"\b{a}\s*\(([^)]{{3,80}})\)",  # 'PTW (Permit to Work)'
                     rf"((?:[A-Z][\w'’-]*\s+(?:(?:of|and|for|the|to|in|on|at|&)\s+)?){{1,6}}[A-Z][\w'’-]*)\s*\({a}\)"):
         match = re.search(pattern, text)

@@ -37,9 +37,9 @@ TYPED_KINDS = {"amount", "number", "date", "time", "phone", "email", "url", "roo
 """Kinds whose value has a recognisable form: a unit without one cannot answer."""
 FOUND_BONUS, MISSING_PENALTY, SUPERSEDED_PENALTY, HEAD_BONUS, VERB_BONUS = 0.2, 0.3, 0.5, 0.15, 0.02
 BOUND_BONUS = 0.1
+"""For a question asking for a bound, a unit whose value a bound of that side leads into ('may not exceed 10 hours')."""
 HEADED_FIT = 0.03
 """A unit whose value stands beside the noun the question asks for; a tie-breaker (0.1 measured worse on dev)."""
-"""For a question asking for a bound, a unit whose value a bound of that side leads into ('may not exceed 10 hours')."""
 _AUXILIARY = re.compile(r"\b(?:can|could|do|does|did|must|should|will|may|would|is|are|was|were)\s+(.+?)(?:[?.!]|$)",
                         re.I)
 _CLAUSE_END = frozenset("to for from with by during before after within into about under at per than".split())

@@ -7,8 +7,7 @@ lead-in it completes.
 from __future__ import annotations
 
 from domain.text import stems
-from reasoners.offline.units import PAIR as _PAIR
-from reasoners.offline.units import Unit, plain
+from reasoners.offline.units import PAIR, Unit, plain
 
 
 def render(unit: Unit, question: str) -> str:
@@ -16,7 +15,7 @@ def render(unit: Unit, question: str) -> str:
     text = plain(unit.text)
     if unit.cells:
         text = _row(unit, stems(question)) or text
-    if pair := _PAIR.match(text):  # a line of a plain-text table, read with the label above it
+    if pair := PAIR.match(text):  # a line of a plain-text table, read with the label above it
         text = f"{pair.group(1)}: {text[pair.end():]}"
         if unit.lead and not unit.lead.endswith(":") and unit.lead not in text:
             return f"{unit.lead.rstrip(' .,')}, {text}".rstrip(" ;:")
