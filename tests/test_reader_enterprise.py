@@ -7,7 +7,8 @@ import pytest
 
 from domain.models import Evidence, Understanding
 from domain.text import stems
-from reasoners.offline.extractive import synthesise
+from reasoners.offline.chains import Chain
+from reasoners.offline.extractive import best_chains, synthesise
 from reasoners.offline.ranges import amounts, excludes
 from reasoners.offline.versions import older_versions
 
@@ -26,6 +27,11 @@ WHOS_WHO = ("Name: Marloes de Bruijn; Role: Site Director; Office: Tilburg; Room
 def short(question: str, *documents: Evidence) -> str | None:
     """The short answer the offline reader drafts from these documents."""
     return synthesise(question, Understanding(query_class="lookup"), list(documents), None).short_answer
+
+
+def chained(question: str, *documents: Evidence) -> list[Chain]:
+    """Every chain the reader reads over these documents, best first (before any answer gate)."""
+    return best_chains(question, Understanding(query_class="lookup"), list(documents))[1]
 
 
 def test_versions_and_drafts_named_by_the_file_are_older():
@@ -296,9 +302,7 @@ def test_a_rule_for_two_sites_leads_to_the_row_of_the_site_asked_about():
                          "Extension: 4100\n"
                          "Name: Bernadette Quinn; Role: Facilities Manager; Site: Northgate; Extension: 4150\n"
                          "Name: Ravi Chaudhry; Role: Facilities Manager; Site: Ellerby; Extension: 5130")
-    from reasoners.offline.extractive import best_chains
-    _, found = best_chains("What's the extension for whoever signs off overtime at Northgate?",
-                           Understanding(query_class="lookup"), [rule, directory])
+    found = chained("What's the extension for whoever signs off overtime at Northgate?", rule, directory)
     assert found[0].answer == "4100" and len(found[0].readings) == 2
 
 
@@ -378,12 +382,10 @@ def test_opening_hours_laid_out_in_columns_read_under_their_label():
 
 def test_an_acronym_with_its_spelling_beside_it_is_stated_by_the_spelling():
     from reasoners.offline.answerability import entity_missing, names_absent
-    from reasoners.offline.extractive import best_chains
     pay = evidence("executive-pay", "Executive remuneration", "Post: Chief Information Officer; Post holder: Rebecca "
                    "Lindqvist; Basic salary 2025/26: £131,250\nPost: Chief Nurse; Post holder: Angela Foxton; Basic "
                    "salary 2025/26: £143,600")
-    _, found = best_chains("what's the basic salary of the CIO (chief information officer)?",
-                           Understanding(query_class="lookup"), [pay])
+    found = chained("what's the basic salary of the CIO (chief information officer)?", pay)
     cio = next(c for c in found if "Information" in c.last.unit.plain)
     assert not names_absent("what's the basic salary of the CIO (chief information officer)?", cio)
     assert entity_missing("what's the basic salary of the CIO (chief information officer)?", cio) == 0.0
@@ -395,48 +397,41 @@ def test_a_passage_gives_a_minimum_length_in_other_words():
     assert {"minimum", "length"} <= implied("Passwords must be at least twelve (12) characters long.")
     policy = evidence("it-policy", "IT acceptable use", "Passwords must be at least twelve (12) characters long. "
                       "Requests should be made at least twice the length of the leave requested.")
-    from reasoners.offline.extractive import best_chains
-    _, found = best_chains("minimum password length?", Understanding(query_class="lookup"), [policy])
+    found = chained("minimum password length?", policy)
     assert found[0].answer == "12"
 
 
 def test_a_band_of_durations_holding_the_length_given_answers_for_it():
-    from reasoners.offline.extractive import best_chains
-    from reasoners.offline.quantities import banded
+    from reasoners.offline.quantities import banded, quantities
     question = "I've been here three years. How much notice do I have to give if I resign?"
-    assert banded("2 years up to 5 years: 2 months", question) == (["three"], False)
-    assert banded("More than 5 years: 3 months", question) == ([], True)
+    assert banded("2 years up to 5 years: 2 months", quantities(question)) == (["three"], False)
+    assert banded("More than 5 years: 3 months", quantities(question)) == ([], True)
     faq = evidence("staff-faq", "Staff FAQ", "It depends on your length of service on the date you give notice:\n"
                    "- Less than 2 years: 1 month\n- 2 years up to 5 years: 2 months\n- More than 5 years: 3 months")
-    _, found = best_chains(question, Understanding(query_class="lookup"), [faq])
+    found = chained(question, faq)
     assert found[0].answer == "2 months"
 
 
 def test_how_long_one_has_to_do_something_is_the_limit_not_the_consequence():
-    from reasoners.offline.extractive import best_chains
     policy = evidence("travel-expenses", "Travel and expenses", "Claims submitted more than 90 days after return will "
                       "not be paid. Submit your expense claim in PeopleHub within 30 days of returning.")
-    _, found = best_chains("How long do I have to submit my expense claim after a trip?",
-                           Understanding(query_class="lookup"), [policy])
+    found = chained("How long do I have to submit my expense claim after a trip?", policy)
     assert found[0].answer == "30 days"
 
 
 def test_a_clipped_word_is_read_in_the_passage_that_writes_it_in_full():
-    from reasoners.offline.extractive import best_chains
     policy = evidence("it-policy", "IT acceptable use", "Requests for local administrator rights on any Trust device "
                       "must be approved by the Chief Information Officer.\nPersonal USB devices are blocked.")
-    _, found = best_chains("Who has to OK local admin rights on a laptop?", Understanding(query_class="lookup"),
-                           [policy])
+    found = chained("Who has to OK local admin rights on a laptop?", policy)
     assert "administrator" in found[0].last.unit.plain and found[0].coverage > 0.5
 
 
 def test_a_question_about_someone_follows_the_role_a_passage_names_first():
     from reasoners.offline.bridges import names_in
-    from reasoners.offline.extractive import best_chains
     policy = evidence("it-policy", "IT acceptable use", "Requests for local administrator rights on any Trust device "
                       "must be approved by the Chief Information Officer.")
     question = "Who has to OK local admin rights on a laptop, and which room do they sit in?"
-    _, found = best_chains(question, Understanding(query_class="lookup"), [policy])
+    found = chained(question, policy)
     assert names_in(found[0].last, question)[0] == "Chief Information Officer"
 
 
@@ -472,7 +467,7 @@ def test_a_row_covering_little_of_the_question_does_not_answer_it(monkeypatch):
                    "Post: Chief Nurse; Post holder: Angela Foxton; Basic salary 2025/26: £143,600\n"
                    "Post: Director of Finance; Post holder: Gareth Pryce; Basic salary 2025/26: £148,000")
     question = "what's the cap on nursing agency spend for 25/26"
-    _, found = extractive.best_chains(question, Understanding(query_class="lookup"), [pay])
+    found = chained(question, pay)
     assert found[0].answer == "£143,600" and found[0].coverage < 0.25  # a salary row, read for a spending cap
 
     def drafted() -> str | None:

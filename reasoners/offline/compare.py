@@ -133,7 +133,8 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
     units: list[Reading] = []
     agree = True
     # a unit about every named thing answers for them all ('Good Friday is not a closure day in Tilburg')
-    joint = [r for r in readings if all(r in about(e, readings) for e in named)] if len(named) > 1 else []
+    sides = [{id(r) for r in about(e, readings)} for e in named] if len(named) > 1 else []
+    joint = [r for r in readings if all(id(r) in side for side in sides)] if sides else []
     for entity in [""] if joint else named:
         found = joint or (about(entity, readings) if entity else readings)
         if not found:

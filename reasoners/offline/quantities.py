@@ -33,8 +33,12 @@ def _unit(word: str) -> str:
     return "person" if key in {"peopl", "person"} else key
 
 
-def _given(question: str) -> list[tuple[str, float, str]]:
-    """The quantities the question gives: (as written, value, unit); '7 unused holiday days' -> ('7', 7, 'day')."""
+Quantity = tuple[str, float, str]
+"""A count or duration as written, its value and its unit: ('7', 7.0, 'day')."""
+
+
+def quantities(question: str) -> list[Quantity]:
+    """The quantities the question gives: '7 unused holiday days' -> ('7', 7, 'day')."""
     found = []
     for match in _GIVEN.finditer(question):
         for word in match.group(2).split():  # the unit may follow a word or two ('7 unused holiday days')
@@ -44,17 +48,12 @@ def _given(question: str) -> list[tuple[str, float, str]]:
     return found
 
 
-def given(question: str) -> list[tuple[float, str]]:
-    """The quantities the question gives, with their unit ('7 unused holiday days' -> (7, 'day'))."""
-    return [(value, unit) for _, value, unit in _given(question)]
-
-
 def unstated(weights: dict[str, float], question: str) -> dict[str, float]:
     """The question's word weights without the numbers of the quantities and amounts it gives ('7', 'eight', '140').
 
     A limit on their unit ('up to 5 days', 'a maximum of £150') stands for them, so a passage need not state them.
     """
-    numbers = {stem(written) for written, _, _ in _given(question)}
+    numbers = {stem(written) for written, _, _ in quantities(question)}
     numbers |= {digits for written, _, _ in amounts(question) for digits in re.findall(r"\d+", written)}
     return {k: w for k, w in weights.items() if k not in numbers}
 
@@ -65,7 +64,7 @@ def fits(question: str, text: str) -> bool | None:
     None when the text sets no limit on a unit the question gives.
     """
     limits = [(COMPARISONS[m.group(1).lower()], _value(m.group(2)), _unit(m.group(3))) for m in _LIMIT.finditer(text)]
-    verdicts = [compare(value, bound) for value, unit in given(question)
+    verdicts = [compare(value, bound) for _, value, unit in quantities(question)
                 for compare, bound, limited in limits if limited == unit]
     return all(verdicts) if verdicts else None
 
@@ -86,7 +85,7 @@ def _bands(text: str) -> list[tuple[str, float, float]]:
     found = []
     for pattern, side in _BANDS:
         for match in pattern.finditer(text):
-            groups = [g for g in match.groups()]
+            groups = list(match.groups())
             if side == "between":
                 low, low_unit, high, unit = groups
                 if low_unit and _unit(low_unit) != _unit(unit):
@@ -100,14 +99,13 @@ def _bands(text: str) -> list[tuple[str, float, float]]:
     return [(unit, low, high) for unit, low, high in found if unit in _UNITS]
 
 
-def banded(text: str, question: str) -> tuple[list[str], bool]:
-    """The quantities the question gives that a band of the text holds, and whether the text's bands leave them all out.
+def banded(text: str, given: list[Quantity]) -> tuple[list[str], bool]:
+    """The question's quantities that a band of the text holds, and whether the text's bands leave them all out.
 
     'I've been here three years': '2 years up to 5 years: 2 months' holds it; 'More than 5 years' leaves it out.
     """
-    given = _given(question)
     bands = _bands(text)
     held = [written for written, value, unit in given
             if any(u == unit and low <= value <= high for u, low, high in bands)]
-    about = [1 for _, _, unit in given if any(u == unit for u, _, _ in bands)]
-    return held, bool(about) and not held
+    about = any(u == unit for _, _, unit in given for u, _, _ in bands)
+    return held, about and not held

@@ -15,8 +15,7 @@ from dataclasses import dataclass, replace
 from domain.text import entities, stem, stems
 from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from reasoners.offline.candidates import ASKS_BOUND, best
-from reasoners.offline.quantities import banded
-from reasoners.offline.quantities import given as given_quantities
+from reasoners.offline.quantities import Quantity, banded, quantities
 from reasoners.offline.ranges import amounts, catch_all, excludes, held_values
 from reasoners.offline.spans import finditer
 from reasoners.offline.units import Unit
@@ -144,7 +143,7 @@ def _by_amount(units: list[Unit], question: str) -> list[Unit]:
     return [replace(u, holds=given) if u.evidence.chunk_id in left_out and catch_all(u.plain) else u for u in marked]
 
 
-def _by_band(units: list[Unit], question: str) -> list[Unit]:
+def _by_band(units: list[Unit], given: list[Quantity]) -> list[Unit]:
     """Units marked by the counts and durations the question gives.
 
     A band holds them ('2 years up to 5 years' for three years), or the unit's bands are about others ('More than
@@ -152,7 +151,7 @@ def _by_band(units: list[Unit], question: str) -> list[Unit]:
     """
     marked = []
     for unit in units:
-        held, outside = banded(unit.plain, question)
+        held, outside = banded(unit.plain, given)
         marked.append(replace(unit, holds=(*unit.holds, *held)) if held else
                       replace(unit, out_of_range=True) if outside else unit)
     return marked
@@ -208,8 +207,8 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
     weights = weights if weights is not None else term_weights(question, units)
     if amounts(question):
         units = _by_amount(units, question)
-    if expected.kind != "yes_no" and given_quantities(question):  # a yes/no question reads a limit by fits() instead
-        units = _by_band(units, question)
+    if expected.kind != "yes_no" and (counted := quantities(question)):  # a yes/no question reads limits by fits()
+        units = _by_band(units, counted)
     units = _by_clipping(units, weights, question)
     given = [question[s:e].lower() for kind in GIVEN_KINDS for s, e in finditer(kind, question)]
     named = supplied_words(question, expected)

@@ -156,6 +156,7 @@ def units_of(evidence: Evidence, older: bool = False) -> list[Unit]:
     sentences = [s for line in evidence.text.split("\n") for s in
                  ([line.strip()] if len(cells_of(line)) > 1 else chunk_sentences(line)) if s]
     superseded = older or bool(_SUPERSEDED.search(evidence.title) or _SUPERSEDED.search(evidence.text[:400]))
+    paired = [bool(PAIR.match(s.strip())) for s in sentences] + [False]
     units: list[Unit] = []
     heading, lead = "", ""
     for i, sentence in enumerate(sentences):
@@ -168,9 +169,8 @@ def units_of(evidence: Evidence, older: bool = False) -> list[Unit]:
             continue
         units.append(Unit(sentence, evidence, i, heading=heading, lead=lead, superseded=superseded,
                           cells=cells_of(sentence)))
-        paired = i + 1 < len(sentences) and bool(PAIR.match(sentences[i + 1].strip()))
-        if sentence.rstrip().endswith(":") or paired and not PAIR.match(sentence.strip()):
+        if sentence.rstrip().endswith(":") or paired[i + 1] and not paired[i]:
             lead = plain(sentence)  # a label over lines laid out in columns ('Northgate - "The Coffee Hub"')
-        elif not _BULLET.match(sentence) and not cells_of(sentence) and not PAIR.match(sentence.strip()):
+        elif not _BULLET.match(sentence) and not cells_of(sentence) and not paired[i]:
             lead = ""
     return units
