@@ -69,12 +69,21 @@ def asked(question: str) -> str:
 def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
                 ) -> tuple[Expected, list[Chain]]:
     """The expected answer and every candidate chain over the evidence, best first."""
+    question, expected, readings, weights = _reading(question, understanding, evidence)
+    return expected, chains(readings, question, weights)
+
+
+def _reading(question: str, understanding: Understanding, evidence: list[Evidence]
+             ) -> tuple[str, Expected, list[Reading], dict[str, float]]:
+    """The question as read, what it asks for, every unit of the evidence read for it, and its words' weights.
+
+    As read: sentences that instruct the assistant out, acronyms spelled, names typed in lower case cased.
+    """
     question = cased(expanded(asked(question), evidence), evidence)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
-    readings: list[Reading] = read(question, expected, units, rank_of, weights)
-    return expected, chains(readings, question, weights)
+    return question, expected, read(question, expected, units, rank_of, weights), weights
 
 
 def _claim(reading: Reading, question: str) -> Claim:
@@ -132,11 +141,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
     check) coverage decides.
     """
-    question = cased(expanded(asked(question), evidence), evidence)
-    expected = expected_answer(question, understanding.query_class)
-    units, rank_of = evidence_units(evidence)
-    weights = term_weights(question, units)
-    readings = read(question, expected, units, rank_of, weights)
+    question, expected, readings, weights = _reading(question, understanding, evidence)
     relevant = [r for r in readings if r.coverage >= MIN_COVERAGE / 2]
     if expected.kind == "choice" and relevant:
         picked = choose(question, expected.options, relevant, weights)
