@@ -11,7 +11,7 @@ from functools import lru_cache
 import snowballstemmer
 
 from retrieval.chunking import chunk_sentences
-from retrieval.query_terms import STOPWORDS, content_terms
+from retrieval.query_terms import STOPWORDS, capital_stopwords, content_terms
 
 __all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values"]
 
@@ -38,7 +38,6 @@ _STEMMER = snowballstemmer.stemmer("english")
 _STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps the word it works on in itself: one word at a time
 
 
-_CAPITALS = re.compile(r"\b[A-Z]{2,3}\b")
 _AGENT_NOUN = re.compile(r"\b([a-z]{3,}er)\b|(?:^|[.;\n]\s*)([A-Z][a-z]{2,}er)(?=:)")
 """An agent noun in running text ('the owner'), or as a label ('Owner: ...'), where it cannot be a name."""
 _NOT_AGENTS = frozenset("""after under over other never ever either neither rather whether later together however
@@ -80,7 +79,7 @@ def _stems(text: str) -> frozenset[str]:
         if stem(term) == term and term not in STOPWORDS and term not in _NOT_AGENTS:
             found.add(stem(term[:-2]))
     if not text.isupper():  # in a line of capitals every word looks like an acronym
-        found |= {word.lower() for word in _CAPITALS.findall(text) if word.lower() in STOPWORDS}
+        found |= set(capital_stopwords(text, longest=3))
     return frozenset(found)
 
 

@@ -28,7 +28,12 @@ def content_terms(text: str) -> list[str]:
     return list(seen)
 
 
-_CAPITALS = re.compile(r"\b[A-Z]{2,5}\b")
+def capital_stopwords(text: str, longest: int = 5) -> list[str]:
+    """Words written in capitals (two to `longest` letters) that are stopwords in lower case, lower-cased, in order.
+
+    Acronyms spelled like stopwords: 'the OR at Tilburg', 'Head of IT', 'the US'.
+    """
+    return [w.lower() for w in re.findall(rf"\b[A-Z]{{2,{longest}}}\b", text) if w.lower() in STOPWORDS]
 
 
 def search_terms(text: str) -> list[str]:
@@ -37,5 +42,4 @@ def search_terms(text: str) -> list[str]:
     'the OR at Tilburg', 'the IT service desk': an index that keeps every word can still find it.
     """
     terms = content_terms(text)
-    kept = [w.lower() for w in _CAPITALS.findall(text) if w.lower() in STOPWORDS]
-    return terms + [w for w in dict.fromkeys(kept) if w not in terms]
+    return terms + [w for w in dict.fromkeys(capital_stopwords(text)) if w not in terms]
