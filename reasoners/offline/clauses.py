@@ -1,0 +1,58 @@
+"""Which clause of a question asks.
+
+People set the scene first ('I start next week - who gives me my badge?'), ask two things at once ('Who signs it,
+and what's their extension?') or open with a condition ('if a London hotel is £140 a night will expenses cover it').
+"""
+
+from __future__ import annotations
+
+import re
+
+_SCENE = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+")
+"""Where a question that sets the scene first parts from what it asks: a sentence end, a dash."""
+_COMPOUND = re.compile(r",?\s+and\s+(?=(?:what|which|where|when|who|how)\b)", re.I)
+"""'Who signs it, and what's their extension?' asks for the extension, through the person who signs."""
+ASKING = re.compile(r"^\s*(?:(?:in|at|on|for|from|to|by|with) (?:which|what|whom)\b|who|whom|whose|what|which|when|"
+                    r"where|why|how|is|are|was|were|can|could|do|does|did|should|may|must|will|would|am)\b", re.I)
+
+
+def interrogative(question: str) -> str:
+    """The clause that asks, when the question sets the scene first; the whole question otherwise.
+
+    'I'm starting in Gdansk next week - who gives me my badge?' asks 'who gives me my badge?'.
+    """
+    if '"' in question or "“" in question:  # a quoted title may hold any punctuation ('"Hey Pa! There's a Goat"')
+        return question
+    compound = _COMPOUND.split(question.strip())
+    if len(compound) == 2 and ASKING.match(compound[0]) and compound[1].rstrip().endswith("?"):
+        return compound[1]  # 'Who signs it, and what's their extension?'
+    if (conditioned := _after_condition(question)) is not None:
+        return conditioned  # 'if a London hotel is £140 a night will expenses cover it'
+    clauses = [c for c in _SCENE.split(question.strip()) if c.strip()]
+    if len(clauses) < 2 or ASKING.match(clauses[0]):  # a question that starts by asking is asked as a whole
+        return question  # ('Which film ..., What Will You Do When You Catch Me? or School On Fire?')
+    # the asking clause is a question of its own: 'Brian G. Hutton or X?' is not split at the initial
+    asking = [c for c in clauses if ASKING.match(c) and c.rstrip().endswith("?")]
+    return asking[-1] if asking else question
+
+
+_CONDITION = re.compile(r"^\s*(?:if|once|suppose|when(?!\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|"
+                        r"must|may|has|have|had)\b))\s", re.I)
+"""A condition opens the question ('if ...', 'when I work nights ...'); 'when does' asks for a date instead."""
+_QUESTION_WORD = re.compile(r"\b(?:what|which|who|whom|whose|where|how)\b", re.I)
+_AUXILIARY = re.compile(r"\b(?:will|would|can|could|do|does|did|is|are|should|may|must|am)\b(?=(?:\s+\S+){2})", re.I)
+
+
+def _after_condition(question: str) -> str | None:
+    """The asking clause of a question that opens with a condition and no comma to end it, else None.
+
+    'if a london hotel is £140 a night will expenses cover it' asks 'will expenses cover it'; 'if I leave in June how
+    much do I pay back' asks 'how much do I pay back': its first question word, else its last auxiliary.
+    """
+    if not _CONDITION.match(question) or re.search(r"[,;:–—]|\s-\s", question):
+        return None
+    asking = _QUESTION_WORD.search(question, 3)
+    if asking:
+        return question[asking.start():]
+    starts = [m.start() for m in _AUXILIARY.finditer(question, 3)]
+    return question[starts[-1]:] if starts else None
