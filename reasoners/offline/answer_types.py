@@ -199,14 +199,34 @@ def plural_noun(phrase: list[str], question: str = "") -> str:
     A name is no plural noun: 'Leeds' in 'Which Leeds meeting rooms...'.
     """
     named = {w.lower() for w in re.findall(r"(?<!^)(?<![.?!]\s)\b[A-Z][a-z]+", question)}
-    for word in phrase[:3]:
-        if word in named:
+    for k, word in enumerate(phrase[:3]):
+        if word in named or _verb_after_what(word, question, first=k == 0):
             continue
         if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics", "'s")) and \
                 word not in {"days", "hours", "weeks", "months", "years", "minutes", "news", "series", "species",
                              "sales", "does", "was", "has", "is", "this", "its"}:
             return word
     return ""
+
+
+_AUXILIARIES = re.compile(r"\b(?:is|are|was|were|do|does|did|have|has|had|can|could|will|would|shall|should|may|"
+                          r"might|must)\b", re.I)
+_OPENS_OBJECT = frozenset("""the a an this that these those its his her their our your my between at in into from to
+through after before near out off up down around across along over under with within""".split())
+
+
+def _verb_after_what(word: str, question: str, first: bool) -> bool:
+    """Whether a word in -s right after 'what' is the question's verb, not a plural noun.
+
+    'What flows between Bingen and Bonn?', 'What carries the flow?': no other verb, and an object or a place follows
+    it. 'What rooms seat 12?', 'What holidays are ...' and 'Which offices in Europe observe ...' ask for things.
+    """
+    if not first or not re.match(r"\s*what\b", question, re.I):
+        return False
+    match = re.search(rf"\b{re.escape(word)}\s+([\w'’-]+)(.*)", question, re.I)
+    if not match or match.group(1).lower() not in _OPENS_OBJECT:
+        return False
+    return not _AUXILIARIES.search(match.group(2))
 
 
 def unabbreviated(question: str) -> str:

@@ -3,8 +3,7 @@
 Each candidate keeps what says whether it is the value asked for: the rank of its kind among the kinds the question
 wants, how well the table cell holding it names what is asked, how far it stands from the words the question
 matched, and whether it is the subject a definitional sentence describes in the question's words. `best` picks one
-by a fixed rule (the reader's first guess, used while scoring units); the span model weighs the same traits and
-more when the answer is chosen.
+by a fixed rule. A question asking a measure ('how wide', 'how long') takes only values given in its units.
 """
 
 from __future__ import annotations
@@ -76,6 +75,37 @@ ASKS_BOUND = {"deadline": _UPPER, "most": _UPPER, "max": _UPPER, "maximum": _UPP
               "shortest": _LOWER}
 """A question asking for a bound ('the most a director can approve', 'the minimum notice') is answered by the value
 a bound of that side leads into ('may not exceed 10 hours'), not by one of the other side ('at least 3 hours')."""
+
+_LENGTH = (r"km|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|foot|inch(?:es)?|cm|mm|yards?|yd|"
+           r"nautical miles?|nmi|light[- ]years?|characters?|digits?|letters?|words?|pages?|lines?|slides?")
+_DURATION = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|decades?|centuries"
+_MEASURES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bhow far (?:in advance|ahead|back|out)\b", re.I), _DURATION),  # 'how far ahead can I book'
+    (re.compile(r"\bhow (?:wide|tall|deep|far)\b", re.I), _LENGTH),
+    (re.compile(r"\bhow long\b", re.I), f"{_LENGTH}|{_DURATION}"),
+    (re.compile(r"\bhow heavy\b", re.I), r"kg|kilograms?|g|grams?|tonnes?|tons?|lbs?|pounds|ounces?|oz"),
+    (re.compile(r"\bhow fast\b", re.I), r"km/h|kph|mph|knots?|m/s|(?:metres|meters|miles|kilometres|kilometers) "
+                                         r"(?:per|an|a) (?:second|hour)"),
+)
+"""Questions asking a measure, and the units its value is given in ('how wide is the river': '400 m', not
+'300 m3/s'; 'how long' asks a length, of a password too, or a duration)."""
+_QUANTITY = (r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+             r"thirty|forty|fifty|hundred|a few|several|a|an)")
+
+
+def measure_units(question: str) -> re.Pattern[str] | None:
+    """What a value must read as to answer a question asking a measure; None for other questions.
+
+    A value of another measure does not answer it: '300 m3/s' is a discharge, not a width, and '8' alone is no
+    length.
+    """
+    for asked, units in _MEASURES:
+        if asked.search(question):
+            return re.compile(rf"^(?:(?:up to|at least|at most|about|around|over|under|more than|less than|nearly|"
+                              rf"almost|some|approximately|roughly)\s)?~?{_QUANTITY}(?:\s?(?:–|-|to)\s?{_QUANTITY})?"
+                              rf"(?:\s?(?:million|billion|thousand|hundred))?(?:\s(?:working|business|calendar|consecutive|full|clear|"
+                              rf"school|whole|more|additional|extra|further))?[\s-]?(?:{units})(?![\w/²³])", re.I)
+    return None
 
 
 @dataclass(frozen=True)
@@ -169,6 +199,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     # a count is not the figure of an amount ('quotes from three suppliers', not the 5,000 of 'above EUR 5,000')
     priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
     conditioned = expected.kind == "number" and bool(amounts(question))
+    measured = measure_units(question) if expected.kind == "number" else None
     """A count asked under an amount ('quotes for a EUR 7,000 purchase'): the text's amounts are its conditions."""
     subject = _defined(text)
     head = stem(expected.head) if expected.head else ""
@@ -183,6 +214,11 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 continue
             if kind == "number" and any(start in r for r in priced) or kind == "amount" and conditioned:
                 continue
+            if kind == "number" and measured:
+                if not _measures(measured, text, start, len(span), cells):
+                    continue  # 'how wide': '300 m3/s' and a bare '8' are no widths
+                given = measured.match(text[start:start + len(span) + 30])
+                span = given.group(0).strip() if given else span  # '400 m', with its unit
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
             fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
@@ -205,7 +241,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     if expected.kind == "number":
         # a spelled count of the asked-for noun ('four sets of uniform' for 'how many sets') is offered beside the
         # digits; a spelled count of another noun the question names only when nothing else is found
-        spelled = _spelled_counts(text, question_stems, near)
+        spelled = [c for c in _spelled_counts(text, question_stems, near)
+                   if not measured or _measures(measured, text, c.start, len(c.text), cells)]
         found += [c for c in spelled if not found or stem(c.text.split()[-1].lower()) == head]
     if expected.kind not in ("yes_no", "choice", "explanation", "list"):
         # a cell whose header names what is asked ('Location: Bergen' for 'where'), even when other spans were found
@@ -215,6 +252,19 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
 
 
 _RANGE = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:to|–|-)\s?(\d{1,4})(?![\w.,]\d)")
+
+
+def _measures(measured: re.Pattern[str], text: str, start: int, length: int,
+              cells: list[tuple[Cell, tuple[int, int]]]) -> bool:
+    """Whether the number at `start` is given in the units the question's measure takes.
+
+    The unit is written after it ('400 m'), or named by the header of the cell holding it ('Maximum length (hours):
+    8').
+    """
+    if measured.match(text[start:start + length + 30]):
+        return True
+    headers = [c.header for c, (s, e) in cells if s <= start < e]
+    return any(measured.match(f"1 {word}") for header in headers for word in re.findall(r"[A-Za-z/]+", header))
 
 
 def _given_ranges(text: str, question_values: set[str]) -> list[range]:

@@ -1,0 +1,73 @@
+"""The offline reader on SQuAD-style traps: a measure in the wrong units, a verb read as a plural noun, and a passage
+stating the opposite of what is asked."""
+
+from __future__ import annotations
+
+from domain.models import Evidence
+from reasoners.offline.answer_types import Expected, expected_answer
+from reasoners.offline.answerability import features
+from reasoners.offline.candidates import candidates, measure_units
+from reasoners.offline.chains import chains
+from reasoners.offline.reading import read, term_weights
+from reasoners.offline.units import Unit, units_of
+
+
+def _unit(text: str, title: str = "Rivers") -> Unit:
+    evidence = Evidence(chunk_id="d#0", doc_id="d", title=title, text=text, score=0.03, hop=1, found_by=["q0"],
+                        rank=1)
+    return units_of(evidence, False)[0]
+
+
+def _values(question: str, text: str) -> list[str]:
+    return [c.text for c in candidates(_unit(text), expected_answer(question), question)]
+
+
+def test_a_measure_is_answered_only_in_its_units():
+    text = "The Moselle contributes an average discharge of 300 m3/s and is about 400 m wide at Koblenz."
+    assert _values("How wide is the Moselle?", text) == ["400 m"]
+    assert _values("How wide is the Moselle?", "The Moselle has 8 locks and 300 m3/s of discharge.") == []
+    # 'how many' asks a count: any number answers
+    assert "8" in _values("How many locks does the Moselle have?", "The Moselle has 8 locks.")
+
+
+def test_how_long_takes_a_duration_or_a_length_and_a_cell_header_gives_the_unit():
+    assert _values("How long do I have to submit a claim?", "Submit it within 10 working days of the trip.") == [
+        "10 working days"]
+    assert _values("How long must a password be?", "Passwords must be at least 12 characters.") == [
+        "12 characters"]
+    assert "8" in _values("How long is a session?", "Session; Maximum length (hours): 8; Owner: IT")
+    assert _values("How long is the Rhine?", "The Rhine has 2 sources.") == []
+
+
+def test_how_far_ahead_asks_a_duration():
+    units = measure_units("How far in advance do I book a room?")
+    assert units is not None and units.match("two weeks") and not units.match("3 km")
+    assert measure_units("How many rooms are there?") is None
+
+
+def test_a_verb_in_s_after_what_is_no_plural_noun():
+    assert expected_answer("What flows between Bingen and Bonn?").kind != "list"
+    assert expected_answer("What carries the flow through France?").kind != "list"
+    # plural nouns still ask for a list, with or without a place after them
+    assert expected_answer("What rooms seat 12 or more?").kind == "list"
+    assert expected_answer("What holidays in Leeds are paid?").kind == "list"
+    assert expected_answer("Which offices in Europe observe Good Friday?").kind == "list"
+
+
+def _antonym(question: str, text: str) -> float:
+    units = [_unit(text)]
+    weights = term_weights(question, units)
+    expected = Expected("name")
+    found = chains(read(question, expected, units, {"d#0": 0}, weights), question, weights)
+    return features(question, expected, found[0], None, weights, lambda q, texts: [0.5] * len(texts))["antonym"]
+
+
+def test_a_passage_stating_the_opposite_is_marked():
+    text = "During the ice ages the Rhine took a left turn, creating the Channel River."
+    assert _antonym("When the Rhine took a right turn, what did it create?", text) == 1.0
+    assert _antonym("When the Rhine took a left turn, what did it create?", text) == 0.0
+    assert _antonym("What is used only for larger streams to the north?",
+                    "The name Rijn is used only for smaller streams to the north.") == 1.0
+    # 'before' and 'after' are not opposites here: 'locked after 5 failed attempts' answers 'before'
+    assert _antonym("How many failed attempts before the account is locked?",
+                    "The account is locked after 5 failed attempts.") == 0.0
