@@ -1,14 +1,17 @@
-"""The offline reader on SQuAD-style traps: a measure in the wrong units, a verb read as a plural noun, and a passage
-stating the opposite of what is asked."""
+"""The offline reader on traps from public QA data: a measure in the wrong units, a verb read as a plural noun, a
+passage stating the opposite of what is asked, and what two things have in common."""
 
 from __future__ import annotations
 
-from domain.models import Evidence
+from functools import partial
+
+from domain.models import Evidence, Understanding
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import features
 from reasoners.offline.candidates import candidates, measure_units
 from reasoners.offline.chains import chains
 from reasoners.offline.reading import read, term_weights
+from reasoners.offline.shared import shared_trait
 from reasoners.offline.units import Unit, units_of
 
 
@@ -71,3 +74,32 @@ def test_a_passage_stating_the_opposite_is_marked():
     # 'before' and 'after' are not opposites here: 'locked after 5 failed attempts' answers 'before'
     assert _antonym("How many failed attempts before the account is locked?",
                     "The account is locked after 5 failed attempts.") == 0.0
+
+
+def _doc(doc_id: str, title: str, text: str) -> Evidence:
+    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=0.03, hop=1,
+                    found_by=["q0"], rank=1)
+
+
+SHARED = [
+    _doc("a", "Ana Lind", "Ana Lind (born 1990) is a Swedish professional tennis player. She won the Nordic Open."),
+    _doc("m", "Maria Holt", "Maria Holt is a Danish tennis player and coach from Aarhus."),
+    _doc("f", "Ferngate", "Ferngate is a party game created by Ida Berg and Ole Dahl."),
+    _doc("q", "Quillbox", "Quillbox is a board game designed by Per Ask."),
+]
+
+
+def test_what_two_things_have_in_common_is_a_word_both_are_described_by():
+    from reasoners.offline.extractive import synthesise
+    from reasoners.offline.similarity import EncoderSimilarity
+
+    similarity = EncoderSimilarity()
+    ask = partial(synthesise, understanding=Understanding(query_class="comparison"), evidence=SHARED,
+                  assessment=None, similarity=similarity)
+    sport = ask("What sport is played by both Ana Lind and Maria Holt?")
+    assert sport.short_answer == "tennis"
+    assert {c.citations[0] for c in sport.claims} == {"a#0", "m#0"}
+    assert ask("Ferngate and Quillbox are both what?").short_answer == "games"
+    # without 'both' or 'in common' it asks about each, not what they share
+    assert shared_trait("What sport do Ana Lind and Maria Holt play?", ["Ana Lind", "Maria Holt"], [], similarity) \
+        is None

@@ -24,10 +24,15 @@ from reasoners.offline.procedures import procedure
 from reasoners.offline.quantities import fits, unstated
 from reasoners.offline.reading import Reading, coverage, read, term_weights
 from reasoners.offline.render import render
+from reasoners.offline.shared import shared_trait
 from reasoners.offline.units import Unit, units_of
 from reasoners.offline.versions import older_versions
 
 MAX_EVIDENCE = 12
+_PROPER = ("place", "person")
+_NAMED_KIND = re.compile(r"\bwhere\b|\b(?:what|which)\s+(?:\d{4}\s+)?[A-Z]")
+"""A question asking a place ('based out of where?') or a kind qualified by a name or year ('what 1959 Soviet
+feature'): a capitalised value answers it."""
 ANSWER_FLOOR = 0.2
 """A chain covering less of the question than this does not answer it, whatever the model says (a salary row
 read for 'the cap on nursing agency spend'). 0.25 cost HotpotQA dev answers; 0.2 cost none there, one MuSiQue dev."""
@@ -163,6 +168,10 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         said = yes_or_no(question, understanding.entities, relevant, weights)
         if said:
             return _draft(question, said[1], said[0])
+    if expected.kind not in ("yes_no", "choice") and \
+            (common := shared_trait(question, names, readings, similarity,
+                                    expected.kind in _PROPER or _NAMED_KIND.search(question) is not None)):
+        return _draft(question, common[1], common[0])  # 'What sport do both X and Y play?': a word describing both
     if relevant and (top := superlative_item(question, expected, readings)):
         return _draft(question, top[0], top[1])  # 'the biggest meeting room at Northgate': the row seating most
     if expected.kind == "list" and relevant:

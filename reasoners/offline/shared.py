@@ -1,0 +1,122 @@
+"""What two named things have in common: 'What sport is played by both X and Y?', 'X and Y are both what?'.
+
+The answer is a word both things are described by: each thing's own document says what it is ('Angelique Kerber is
+a German professional tennis player'), and the words both descriptions share, less the question's own words, are
+the candidates ('professional', 'tennis', 'player'). The one closest in meaning to what the question asks for
+('sport') is the answer; a question naming no kind ('are both what?') takes the noun the descriptions end their
+shared phrase with ('a party game', 'a board game': games). Adjacent shared words stay one answer ('Pulitzer
+Prize').
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from domain.text import stem, stems
+from reasoners.offline.answer_types import head_phrase
+from reasoners.offline.compare import about
+from reasoners.offline.reading import GENERIC, Reading
+from reasoners.offline.units import chunk_ordinal
+from retrieval.query_terms import STOPWORDS
+
+Similarity = Callable[[str, list[str]], list[float]]
+
+_SHARED = re.compile(r"\bboth\b|\bin common\b|\bshared? by\b|\b(?:do|does|did)\b.*\bshare\b", re.I)
+_PAIR = re.compile(r"\band\b", re.I)
+_COPULA = re.compile(r"\b(?:is|was|are|were|has been|had been)\s+(?:an?|the|one of the)?\s*", re.I)
+_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_VAGUE = frozenset("also known one ones first second former current formerly currently born later best well".split())
+"""Words a description shares by its form, not by what it says ('former', 'one')."""
+_ALSO_GENERIC = frozenset(stems("type kind sort example examples category thing"))
+
+
+def _own(name: str, readings: list[Reading]) -> Reading | None:
+    """The earliest unit of the thing's own document that says what it is ('X is a ...').
+
+    Its own document is the one whose title is its name, or holds it with the fewest other words; without one, the
+    earliest unit naming it.
+    """
+    named = stems(name)
+
+    def extra(title: str) -> int:  # words of the title beyond the name: 'Muse' before 'Victory for the Comic Muse'
+        own = stems(title)
+        return len(own - named) if named <= own else 99
+
+    found = sorted(about(name, readings), key=lambda r: (extra(r.unit.evidence.title),
+                                                          chunk_ordinal(r.unit.evidence.chunk_id) or 0,
+                                                          r.unit.position))
+    defining = [r for r in found if _COPULA.search(r.unit.plain)]
+    chosen = defining or found
+    return chosen[0] if chosen else None
+
+
+def _described(text: str, name: str) -> list[str]:
+    """The words after the copula that says what the thing is, in order (the whole text without one)."""
+    match = _COPULA.search(text)
+    rest = text[match.end():] if match else text
+    named = stems(name)
+    return [w for w in _WORD.findall(rest) if not (stems(w) and stems(w) <= named)]
+
+
+def _phrases(first: list[str], other: set[str], asked: set[str]) -> list[str]:
+    """Runs of words of `first` that the other description also has, less stopwords and the question's words."""
+    runs: list[list[str]] = []
+    current: list[str] = []
+    for word in [*first, ""]:
+        key = stem(word.lower()) if word else ""
+        keep = bool(word) and key in other and word.lower() not in STOPWORDS and key not in asked and \
+            word.lower() not in _VAGUE and key not in GENERIC and len(word) > 2
+        if keep:
+            current.append(word)
+        elif current:
+            runs.append(current)
+            current = []
+    return list(dict.fromkeys(" ".join(run) for run in runs))
+
+
+def _plural(word: str) -> str:
+    if word.endswith(("x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def shared_trait(question: str, names: list[str], readings: list[Reading], similarity: Similarity | None,
+                 proper: bool = False) -> tuple[str, list[Reading]] | None:
+    """The trait two named things share and the unit saying it of each; None unless the question asks one.
+
+    `proper`: the question asks for a place, a person or a name, so only a capitalised trait answers.
+    """
+    if similarity is None or not names or not _SHARED.search(question) or not _PAIR.search(question):
+        return None
+    parts = [part.strip() for name in names for part in _PAIR.split(name) if part.strip()]  # 'X and Y' is two
+    if len(parts) < 2:
+        return None
+    first, second = parts[:2]
+    one, two = _own(first, readings), _own(second, readings)
+    if one is None or two is None or one.unit is two.unit:
+        return None
+    units = [one, two]
+    asked = set(stems(question)) - _ALSO_GENERIC
+    words = [_described(r.unit.plain, n) for r, n in zip(units, (first, second), strict=True)]
+    other = {stem(w.lower()) for w in words[1]}
+    found = _phrases(words[0], other, asked)
+    if not found:
+        return None
+    if proper:  # 'based out of where?': a place both are described by ('London')
+        found = [f for f in found if f[:1].isupper()]
+        if not found:
+            return None
+    kind = [w for w in head_phrase(question) if stem(w) not in _ALSO_GENERIC and w not in STOPWORDS]
+    if kind:  # the phrase, or one word of it, closest to the kind asked ('sport': 'tennis' of 'tennis player')
+        options = list(dict.fromkeys([*found, *(w for f in found if " " in f for w in f.split())]))
+        cosines = similarity(" ".join(kind), options)
+        answer = max(zip(cosines, options, strict=True))[1]
+    else:
+        # 'X and Y are both what?': the first shared phrase ('a party game' and 'a board game': games)
+        answer = found[0]
+        if re.search(r"\b(?:are|were) both\b", question, re.I) and re.fullmatch(r"[a-z]+[^s]", answer):
+            answer = _plural(answer)
+    return answer, [units[0], units[1]]
