@@ -1,9 +1,11 @@
 """The offline reader on traps from public QA data: a measure in the wrong units, a verb read as a plural noun, a
-passage stating the opposite of what is asked, and what two things have in common."""
+passage stating the opposite of what is asked, what two things have in common, choices and the name asked after."""
 
 from __future__ import annotations
 
 from functools import partial
+
+import pytest
 
 from domain.models import Evidence, Understanding
 from reasoners.offline.answer_types import Expected, expected_answer
@@ -103,3 +105,44 @@ def test_what_two_things_have_in_common_is_a_word_both_are_described_by():
     # without 'both' or 'in common' it asks about each, not what they share
     assert shared_trait("What sport do Ana Lind and Maria Holt play?", ["Ana Lind", "Maria Holt"], [], similarity) \
         is None
+
+
+@pytest.mark.parametrize(("question", "options"), [
+    ("Between two scientists Ernst Messerschmid and Philippe Perrin, who is older?",
+     ("Ernst Messerschmid", "Philippe Perrin")),
+    ("Which university is older: University of California, Berkeley or Syracuse University?",
+     ("University of California, Berkeley", "Syracuse University")),
+    ("Who was born first of Leslie S. Hiscott and James Rolfe", ("Leslie S. Hiscott", "James Rolfe")),
+    ("Which battle, the Battle of Cold Harbor, or the Second Battle of Bull Run, was fought first?",
+     ("Battle of Cold Harbor", "Second Battle of Bull Run")),
+    ("Which film was released earlier, Molokai: The Story Of Father Damien or Brahma?",
+     ("Molokai: The Story Of Father Damien", "Brahma")),
+])
+def test_choices_laid_out_in_other_ways(question, options):
+    assert expected_answer(question, "comparison").options == options
+
+
+def test_the_brother_of_someone_is_no_choice():
+    assert expected_answer("Who was the brother of the architect of Hook and Ladder No. 4 and the Albany "
+                           "City Hall?", "comparison").kind != "choice"
+
+
+def test_a_person_chosen_is_named_as_their_own_document_names_them():
+    from reasoners.offline.extractive import synthesise
+
+    people = [_doc("w", "Flora Welch", "Flora Leontine Mary Welch (born 28 August 1986) is an English singer."),
+              _doc("n", "Gunnar Nelson", "Gunnar Nelson (born 28 July 1988) is an Icelandic fighter.")]
+    draft = synthesise("Who was born first, Gunnar Nelson or Flora Welch?", Understanding(query_class="comparison"),
+                       people, None)
+    assert draft.short_answer == "Flora Leontine Mary Welch"
+    draft = synthesise("Who was born more recently, Gunnar Nelson or Flora Welch?",
+                       Understanding(query_class="comparison"), people, None)
+    assert draft.short_answer == "Gunnar Nelson"
+
+
+def test_a_name_standing_where_the_question_puts_the_answer_beats_the_subject():
+    unit = _unit("Red Rover is a 2004 western video game developed by Rockstar San Diego and published by Capcom.",
+                 "Red Rover")
+    question = "Paul Dey appeared in the western video game developed by which company?"
+    best = max(candidates(unit, expected_answer(question), question), key=lambda c: c.rule_score)
+    assert best.text == "Rockstar San Diego" and best.aligned

@@ -57,6 +57,18 @@ _EXPLANATION = re.compile(
 )
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|may|must|am)\b",
                      re.IGNORECASE)
+_COMPARED = (r"(?:first|last|earlier|later|older|younger|oldest|youngest|elder|eldest|more|most|less|least|fewer|"
+             r"bigger|larger|smaller|longer|shorter|taller|higher|lower|greater|newer|closer|farther|further|"
+             r"biggest|largest|smallest|longest|shortest|tallest|highest|lowest|greatest|newest|closest|recently)")
+_CHOICE_FORMS = (
+    re.compile(r"^\s*(?:which|who|what)\b[^:,]*:\s*(?:the\s+)?(.+?),?\s+or\s+(?:the\s+)?(.+?)$", re.I),
+    re.compile(r"^\s*(?:in\s+)?between\s+(?:the\s+)?(?:two\s+[a-z]+\s+)?(.+?)\s+and\s+(?:the\s+)?(.+?)\s*,?\s*"
+               r"(?:which|who|what)\b", re.I),
+    re.compile(rf"^\s*(?:which|who|what)\b.*\b{_COMPARED}\s+of\s+(?:the\s+)?(.+?)\s+and\s+(?:the\s+)?(.+?)$", re.I),
+    re.compile(r"^\s*(?:which|what)\s+[a-z]+,\s+(?:the\s+)?(.+?),?\s+or\s+(?:the\s+)?(.+?),\s+(?:was|is|were|are|"
+               r"did|does|has|had)\b", re.I),
+)
+"""Choices laid out otherwise than 'X or Y' at the end."""
 _CHOICE = re.compile(r",?\s*(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?(.+?)\s*\??\s*$", re.IGNORECASE)
 
 
@@ -169,9 +181,17 @@ def _choice_options(question: str) -> tuple[str, ...]:
     """The options of a question that picks between two named things, else ().
 
     'Which is older, X or Y?', 'Who was born first, X or Y?' (after a comma) and 'Is the X or the Y the genus of
-    more species?' (named things on both sides of 'or').
+    more species?' (named things on both sides of 'or'); also 'Which is older: X, Y or Z?' (after a colon, where a
+    name may hold a comma), 'Between X and Y, who is older?', 'Who was born first of X and Y?' and 'Which battle, X,
+    or Y, was fought first?'.
     """
     body = question.strip().rstrip("?").strip()
+    for form in _CHOICE_FORMS:
+        match = form.search(body)
+        if match:
+            options = tuple(o.strip(" ,\"'“”") for o in match.groups())
+            if all(o and len(o.split()) <= 8 for o in options):
+                return options
     if not re.search(r"\bor\b", body, re.IGNORECASE):
         return ()
     if "," in body and re.match(r"^\s*(which|who|what)\b", body, re.IGNORECASE):

@@ -62,6 +62,7 @@ _DEFINITION = re.compile(r"\s*(?:\([^)]*\)\s*|,[^,]{0,60},\s*)?(?:is|was|are|wer
 HEADED_BONUS = 0.5
 """How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"')."""
 LED_BONUS = 0.1
+ALIGNED_BONUS = 1.0
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
@@ -129,11 +130,14 @@ class Candidate:
     """A word of the question leads into it ('closes at 19:00' for 'when does it close'), after any value of its
     kind before it: of two times in 'opens at 07:30 and closes at 19:00', the question's verb picks one (typed
     values only)."""
+    aligned: bool = False
+    """A name standing where the question's own words put the answer: after 'developed by' for 'developed by which
+    company'."""
 
     @property
     def rule_score(self) -> float:
         return (2.0 * self.cell_fit - 0.3 * self.rank - self.distance + SUBJECT_BONUS * self.subject
-                + HEADED_BONUS * self.headed + LED_BONUS * self.led)
+                + HEADED_BONUS * self.headed + LED_BONUS * self.led + ALIGNED_BONUS * self.aligned)
 
 
 def stated_by_question(span: str, kind: str, question: str, question_stems: set[str],
@@ -202,6 +206,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     measured = measure_units(question) if expected.kind == "number" else None
     """A count asked under an amount ('quotes for a EUR 7,000 purchase'): the text's amounts are its conditions."""
     subject = _defined(text)
+    aligned = _alignments(question)
     head = stem(expected.head) if expected.head else ""
     found: list[Candidate] = []
     previous: dict[str, int] = {}
@@ -233,8 +238,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                                                           text[start + len(span):start + len(span) + 25].split()[:2]))
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
                 text[previous.get(kind, 0):start].split()[-2:])))
+            lined_up = kind in ("name", "emphasis") and _aligned(aligned, text, start, len(span))
             previous[kind] = start + len(span)
-            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led))
+            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up))
     for kind in ("date", "time") if expected.kind in ("date", "time") else ():
         found = ranges_of(kind, found, text, question)
     found = changed(found, text)
@@ -265,6 +271,33 @@ def _measures(measured: re.Pattern[str], text: str, start: int, length: int,
         return True
     headers = [c.header for c, (s, e) in cells if s <= start < e]
     return any(measured.match(f"1 {word}") for header in headers for word in re.findall(r"[A-Za-z/]+", header))
+
+
+_BEFORE_WH = re.compile(r"\b([a-z]{3,})\s+(by|in|at|from|for|with|on|into|under|as)\s+(?:which|what|whom|whose)\b",
+                        re.I)
+_WH_VERB = re.compile(r"^\s*(?:which|what|who)\s+(?:[a-z]+\s+){0,2}?([a-z]{3,}(?:ed|s))\b", re.I)
+
+
+def _alignments(question: str) -> list[re.Pattern[str]]:
+    """Where the passage's answer stands by the question's own words.
+
+    'developed by which company' is answered by the name after 'developed by'; 'Which company developed X?' by the
+    name after 'developed by' too, or before 'developed'.
+    """
+    found = []
+    if match := _BEFORE_WH.search(question):
+        found.append(re.compile(rf"\b{re.escape(stem(match.group(1).lower()))}\w*\s+{match.group(2)}\s+$", re.I))
+    if match := _WH_VERB.search(question):
+        verb = re.escape(stem(match.group(1).lower()))
+        found.append(re.compile(rf"\b{verb}\w*\s+by\s+$", re.I))
+        found.append(re.compile(rf"^\s*(?:has\s+|had\s+|was\s+|is\s+)?{verb}\w*\b", re.I))
+    return found
+
+
+def _aligned(patterns: list[re.Pattern[str]], text: str, start: int, length: int) -> bool:
+    """Whether a name stands where an alignment of the question puts the answer."""
+    before, after = text[max(0, start - 40):start], text[start + length:start + length + 40]
+    return any(p.search(before) if p.pattern.endswith("$") else p.search(after) for p in patterns)
 
 
 def _given_ranges(text: str, question_values: set[str]) -> list[range]:

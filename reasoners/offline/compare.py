@@ -89,6 +89,29 @@ def _stating(option: str, readings: list[Reading], value: Callable[[Reading], fl
                                           pair[1].unit.position, -pair[1].coverage))
 
 
+_FULL_NAME = re.compile(r"^\s*((?:[A-Z][\w'’.-]*\s+){1,5}[A-Z][\w'’-]*)\s*(?:\([^)]*\)\s*)?,?\s*(?:is|was)\b")
+
+
+def full_name(option: str, readings: list[Reading]) -> str:
+    """A person's name as their own document writes it first, else the option as asked.
+
+    'Florence Welch' is 'Florence Leontine Mary Welch (born 1986) is ...': the written name must hold the first and
+    last words of the one asked about.
+    """
+    words = option.split()
+    if len(words) < 2 or not re.fullmatch(r"[A-Z][\w'’.-]*", words[0]) or not words[-1][:1].isupper():
+        return option
+    for reading in about(option, readings):
+        if not _own_document(option, reading):
+            continue
+        match = _FULL_NAME.match(reading.unit.plain)
+        if match:
+            written = match.group(1).split()
+            if written[0] == words[0] and written[-1] == words[-1] and written != words:
+                return " ".join(written)
+    return option
+
+
 def choose(question: str, options: tuple[str, ...], readings: list[Reading], weights: dict[str, float]
            ) -> tuple[str, list[Reading]] | None:
     """The option the evidence supports, and the unit read for each option (best first per option)."""

@@ -16,7 +16,7 @@ from reasoners.offline.answer_types import Expected, expected_answer, head_phras
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from reasoners.offline.casing import cased
 from reasoners.offline.chains import Chain, chains
-from reasoners.offline.compare import choose, sides, yes_or_no
+from reasoners.offline.compare import choose, full_name, sides, yes_or_no
 from reasoners.offline.definitions import asked_acronym, definition
 from reasoners.offline.flags import count, row_answer
 from reasoners.offline.lists import bounded, list_items, superlative_item
@@ -150,8 +150,9 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     relevant = [r for r in readings if r.coverage >= MIN_COVERAGE / 2]
     if expected.kind == "choice" and relevant:
         picked = choose(question, expected.options, relevant, weights)
-        if picked:
-            return _draft(question, picked[1], picked[0])
+        if picked:  # 'Who is older, X or Y?': a person as their own document names them
+            named = full_name(picked[0], readings) if re.match(r"\s*who\b", question, re.I) else picked[0]
+            return _draft(question, picked[1], named)
     if (acronym := asked_acronym(question)) and (defined := definition(acronym[0], readings)):
         return _draft(question, [defined[1]], defined[0])  # 'What does LOTO mean?': the glossary's spelling
     names = understanding.entities or entities(question, names_only=True)
