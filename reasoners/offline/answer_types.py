@@ -283,7 +283,7 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
     if bound := _BOUND_OF.match(lower):
         return Expected("amount" if bound.group(1) else "number", bound.group(1) or bound.group(2))
     named = kind_of_phrase(phrase) if phrase else None
-    if re.match(r"^\s*(who|whom|whose)\b", lower) or re.search(r"\b(?:to|by|from|for) whom\b", lower):
+    if re.match(r"^\s*(who|whom|whose)\b", lower) or re.search(r"\b(?:to|by|from|for|with) whom?\b", lower):
         return Expected(named if lower.startswith("whose") and named else "person", head)
     if re.search(r"\bhow much\b", lower):
         return Expected(named if named in ("amount", "number") else "amount", head)

@@ -63,6 +63,7 @@ HEADED_BONUS = 0.5
 """How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"')."""
 LED_BONUS = 0.1
 ALIGNED_BONUS = 1.0
+AGENT_PENALTY = 0.5
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
@@ -133,11 +134,15 @@ class Candidate:
     aligned: bool = False
     """A name standing where the question's own words put the answer: after 'developed by' for 'developed by which
     company'."""
+    agent: bool = False
+    """A name after 'by' ('written by David Brock') when the question asks for no person: it did what the question's
+    thing was done by, so it is rarely that thing."""
 
     @property
     def rule_score(self) -> float:
         return (2.0 * self.cell_fit - 0.3 * self.rank - self.distance + SUBJECT_BONUS * self.subject
-                + HEADED_BONUS * self.headed + LED_BONUS * self.led + ALIGNED_BONUS * self.aligned)
+                + HEADED_BONUS * self.headed + LED_BONUS * self.led + ALIGNED_BONUS * self.aligned
+                - AGENT_PENALTY * self.agent)
 
 
 def stated_by_question(span: str, kind: str, question: str, question_stems: set[str],
@@ -239,8 +244,10 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
                 text[previous.get(kind, 0):start].split()[-2:])))
             lined_up = kind in ("name", "emphasis") and _aligned(aligned, text, start, len(span))
+            agent = kind in ("name", "emphasis") and expected.kind != "person" and not lined_up and \
+                re.search(r"\bby\s+$", text[max(0, start - 4):start]) is not None
             previous[kind] = start + len(span)
-            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up))
+            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent))
     for kind in ("date", "time") if expected.kind in ("date", "time") else ():
         found = ranges_of(kind, found, text, question)
     found = changed(found, text)
