@@ -53,6 +53,17 @@ _LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
 _IDENTIFIER_HEADERS = frozenset("""extension ext phone mobile tel telephone fax email e-mail url link website room desk
 office id identifier code reference ref""".split())
 """Columns whose numbers name or reach something ('Ext.: 4127', 'Room: 3.08'): never a count or an amount."""
+DEMONYMS = frozenset("""american british english scottish welsh irish french german dutch belgian spanish portuguese
+italian greek swiss austrian swedish norwegian danish finnish icelandic polish czech slovak hungarian romanian
+bulgarian serbian croatian slovenian bosnian albanian russian ukrainian belarusian lithuanian latvian estonian
+georgian armenian turkish israeli arab arabic egyptian moroccan algerian tunisian nigerian kenyan ethiopian ghanaian
+african iranian persian iraqi syrian lebanese saudi pakistani indian bangladeshi nepalese chinese japanese korean
+vietnamese thai filipino indonesian malaysian singaporean australian canadian mexican cuban brazilian argentine
+argentinian chilean colombian peruvian venezuelan jamaican soviet european asian latin hispanic scandinavian
+mauritian taiwanese mongolian tibetan catalan basque flemish""".split())
+"""Words for where people or things are from ('British', 'South Korean'): an answer only to a question about
+nationality, origin or language, never a person, a place or a thing asked for."""
+_ORIGIN = re.compile(r"\b(?:nationalit|national|origin|language|ethnic|citizen|descent|heritage|countr)", re.I)
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
 _SPELLED_COUNT = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
                             r"forty|fifty|hundred)\s+([A-Za-z]+)\b", re.I)
@@ -229,6 +240,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                     continue  # 'how wide': '300 m3/s' and a bare '8' are no widths
                 given = measured.match(text[start:start + len(span) + 30])
                 span = given.group(0).strip() if given else span  # '400 m', with its unit
+            if kind == "name" and _demonym(span) and not _ORIGIN.search(question):
+                continue  # 'British' is no actor's name and no industry
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
             fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
@@ -305,6 +318,13 @@ def _aligned(patterns: list[re.Pattern[str]], text: str, start: int, length: int
     """Whether a name stands where an alignment of the question puts the answer."""
     before, after = text[max(0, start - 40):start], text[start + length:start + length + 40]
     return any(p.search(before) if p.pattern.endswith("$") else p.search(after) for p in patterns)
+
+
+def _demonym(span: str) -> bool:
+    """'British', 'South Korean', 'Anglo-Irish': a word for where someone is from, not a name."""
+    words = re.split(r"[\s-]+", span.lower())
+    return bool(words) and words[-1] in DEMONYMS and all(w in DEMONYMS or w in {"south", "north", "east", "west",
+                                                                                 "anglo", "new"} for w in words)
 
 
 def _given_ranges(text: str, question_values: set[str]) -> list[range]:
