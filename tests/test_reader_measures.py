@@ -146,3 +146,18 @@ def test_a_name_standing_where_the_question_puts_the_answer_beats_the_subject():
     question = "Paul Dey appeared in the western video game developed by which company?"
     best = max(candidates(unit, expected_answer(question), question), key=lambda c: c.rule_score)
     assert best.text == "Rockstar San Diego" and best.aligned
+
+
+def test_a_nationality_word_answers_only_a_question_about_nationality():
+    text = "The Human Factor is a 1979 British thriller film starring Richard Attenborough and John Gielgud."
+    asked = "Who starred in The Human Factor alongside Richard Attenborough?"
+    assert "British" not in _values(asked, text)
+    assert "British" in _values("What is the nationality of the film The Human Factor?", text)
+
+
+def test_a_name_after_by_is_rarely_the_thing_asked_for():
+    unit = _unit("The Seduction of Hillary Rodham is a 1996 book written by David Brock.", "Books")
+    question = "Which 1996 book is about Hillary Rodham?"
+    by = [c for c in candidates(unit, expected_answer(question), question) if c.text == "David Brock"]
+    assert by and by[0].agent
+    assert expected_answer('"The Chance of a Lunchtime" is an episode of a sitcom written by who?').kind == "person"
