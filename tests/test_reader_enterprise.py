@@ -7,6 +7,7 @@ import pytest
 
 from domain.models import Evidence, Understanding
 from domain.text import stems
+from reasoners.offline.answer_types import expected_answer
 from reasoners.offline.chains import Chain
 from reasoners.offline.extractive import best_chains, synthesise
 from reasoners.offline.ranges import amounts, excludes
@@ -506,3 +507,38 @@ def test_denying_the_opposite_of_what_is_asked_says_yes():
     closed = evidence("closures", "Site closure days 2025",
                       "The Tilburg site is closed on Good Friday (18 April 2025).")
     assert short("Is the Tilburg site open on Good Friday 2025?", closed) != "yes"
+
+
+def test_a_value_at_the_rate_asked_for_beats_one_at_another_rate():
+    from reasoners.offline.reading import _rate
+
+    row = "Destination: Tilburg; Daily meal allowance: EUR 50; Hotel cap per night: EUR 130"
+    assert _rate(row, row.index("EUR 50"), 6) == "day" and _rate(row, row.index("EUR 130"), 7) == "night"
+    assert _rate("Tilburg: EUR 2.40 per hour", 9, 8) == "hour"
+    evidence = [_rate_doc("travel", "Travel rates", "Destination: Tilburg & North Brabant; Daily meal allowance: "
+                          "EUR 50; Hotel cap per night: EUR 130"),
+                _rate_doc("shifts", "Shift pay", "A night allowance is paid for every hour worked between 22:00 and "
+                          "06:00: Tilburg: EUR 2.40 per hour")]
+    draft = synthesise("How much is the night allowance per hour at Tilburg?", Understanding(query_class="lookup"),
+                       evidence, None)
+    assert "2.40" in (draft.short_answer or "")
+
+
+def test_a_count_is_not_the_amount_asked_for():
+    evidence = [_rate_doc("parking", "Parking", "Car park: Multi-storey (Levels 2–5); Staff spaces: 410; Permit "
+                          "colour: Green; Notes: Levels 0 and 1 are patients & visitors only"),
+                _rate_doc("fines", "Parking rules", "Staff parked in patient or visitor spaces may receive a Parking "
+                          "Charge Notice (PCN) of £40.")]
+    draft = synthesise("whats the fine if I park in a patient space", Understanding(query_class="lookup"), evidence,
+                       None)
+    assert draft.short_answer == "£40"
+
+
+def test_two_questions_typed_without_a_question_mark_ask_the_second():
+    assert expected_answer("who's the estates on-call on Saturday and what's their bleep number").kind == "phone"
+    assert expected_answer("What is the pager number for the duty manager?").kind == "phone"
+
+
+def _rate_doc(doc_id: str, title: str, text: str) -> Evidence:
+    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=0.03, hop=1,
+                    found_by=["q0"], rank=1)

@@ -20,7 +20,7 @@ _SKIP = {"is", "are", "was", "were", "the", "a", "an", "name", "names", "of", "k
 
 # head noun -> kind; checked in order, first match wins
 _HEADS: list[tuple[str, str]] = [
-    (r"extensions?|phone|telephone|mobile|cell|numbers? (?:to|do i|should i|i) call", "phone"),
+    (r"extensions?|phone|telephone|mobile|cell|bleeps?|pagers?|numbers? (?:to|do i|should i|i) call", "phone"),
     (r"e-?mail|mailbox|inbox", "email"),
     (r"url|web ?(?:site|address|page)|website|link|homepage|domain", "url"),
     (r"rooms?|desks?|floors?|offices? number|seat number", "room"),

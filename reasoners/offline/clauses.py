@@ -24,8 +24,8 @@ def interrogative(question: str) -> str:
     if '"' in question or "“" in question:  # a quoted title may hold any punctuation ('"Hey Pa! There's a Goat"')
         return question
     compound = _COMPOUND.split(question.strip())
-    if len(compound) == 2 and ASKING.match(compound[0]) and compound[1].rstrip().endswith("?"):
-        return compound[1]  # 'Who signs it, and what's their extension?'
+    if len(compound) == 2 and ASKING.match(compound[0]) and (compound[1].rstrip().endswith("?") or "?" not in question):
+        return compound[1]  # 'Who signs it, and what's their extension?' (typed without the mark too)
     if (conditioned := _after_condition(question)) is not None:
         return conditioned  # 'if a London hotel is £140 a night will expenses cover it'
     clauses = [c for c in _SCENE.split(question.strip()) if c.strip()]
