@@ -161,3 +161,9 @@ def test_a_name_after_by_is_rarely_the_thing_asked_for():
     by = [c for c in candidates(unit, expected_answer(question), question) if c.text == "David Brock"]
     assert by and by[0].agent
     assert expected_answer('"The Chance of a Lunchtime" is an episode of a sitcom written by who?').kind == "person"
+
+
+def test_a_percentage_counts_nothing():
+    text = "Work on a public holiday is paid at 150% and the office gets 7 public holidays."
+    assert "150%" not in _values("How many public holidays does the office get?", text)
+    assert "150%" in _values("What percentage is holiday work paid at?", text)

@@ -220,6 +220,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
     conditioned = expected.kind == "number" and bool(amounts(question))
     measured = measure_units(question) if expected.kind == "number" else None
+    counting = re.search(r"\bhow many\b(?!\s+(?:per ?cent|percentage))", question, re.I) is not None
     """A count asked under an amount ('quotes for a EUR 7,000 purchase'): the text's amounts are its conditions."""
     subject = _defined(text)
     aligned = _alignments(question)
@@ -235,6 +236,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 continue
             if kind == "number" and any(start in r for r in priced) or kind == "amount" and conditioned:
                 continue
+            if kind == "number" and counting and re.search(r"(?:%|per ?cent)$", span):
+                continue  # 'how many days off': '150%' counts nothing
             if kind == "number" and measured:
                 if not _measures(measured, text, start, len(span), cells):
                     continue  # 'how wide': '300 m3/s' and a bare '8' are no widths
