@@ -11,16 +11,14 @@ Prize').
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from domain.text import stem, stems
 from reasoners.offline.answer_types import head_phrase
+from reasoners.offline.answerability import Similarity
 from reasoners.offline.compare import about
 from reasoners.offline.reading import GENERIC, Reading
 from reasoners.offline.units import chunk_ordinal
 from retrieval.query_terms import STOPWORDS
-
-Similarity = Callable[[str, list[str]], list[float]]
 
 _SHARED = re.compile(r"\bboth\b|\bin common\b|\bshared? by\b|\b(?:do|does|did)\b.*\bshare\b", re.I)
 _PAIR = re.compile(r"\band\b", re.I)
@@ -29,6 +27,7 @@ _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _VAGUE = frozenset("also known one ones first second former current formerly currently born later best well".split())
 """Words a description shares by its form, not by what it says ('former', 'one')."""
 _ALSO_GENERIC = frozenset(stems("type kind sort example examples category thing"))
+"""Words that name no kind ('what type of', 'examples of'): the kind is the word after them."""
 
 
 def _own(name: str, readings: list[Reading]) -> Reading | None:
