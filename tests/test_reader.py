@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from domain.models import Evidence, Understanding
+from domain.models import Understanding
 from domain.text import stem
 from reasoners.offline.answer_types import expected_answer
 from reasoners.offline.extractive import synthesise
@@ -16,11 +16,7 @@ from reasoners.offline.similarity import EncoderSimilarity
 from reasoners.offline.spans import spans
 from reasoners.offline.units import units_of
 from reasoners.offline.versions import older_versions
-
-
-def evidence(doc_id: str, title: str, text: str, hop: int = 1, score: float = 0.03) -> Evidence:
-    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=score, hop=hop,
-                    found_by=["q0"], rank=1)
+from tests.reader_fixtures import evidence
 
 
 @pytest.mark.parametrize(("question", "kind"), [

@@ -12,12 +12,7 @@ from reasoners.offline.chains import Chain
 from reasoners.offline.extractive import best_chains, synthesise
 from reasoners.offline.ranges import amounts, excludes
 from reasoners.offline.versions import older_versions
-
-
-def evidence(doc_id: str, title: str, text: str, score: float = 0.03) -> Evidence:
-    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=score, hop=1,
-                    found_by=["q0"], rank=1)
-
+from tests.reader_fixtures import evidence
 
 WHOS_WHO = ("Name: Marloes de Bruijn; Role: Site Director; Office: Tilburg; Room: T-B1.04; Ext.: 6104; "
             "Email: m.debruijn@example.org\nName: Marta Kowalczyk; Role: Quality Assurance Manager; Office: Gdańsk; "
@@ -515,30 +510,21 @@ def test_a_value_at_the_rate_asked_for_beats_one_at_another_rate():
     row = "Destination: Tilburg; Daily meal allowance: EUR 50; Hotel cap per night: EUR 130"
     assert _rate(row, row.index("EUR 50"), 6) == "day" and _rate(row, row.index("EUR 130"), 7) == "night"
     assert _rate("Tilburg: EUR 2.40 per hour", 9, 8) == "hour"
-    evidence = [_rate_doc("travel", "Travel rates", "Destination: Tilburg & North Brabant; Daily meal allowance: "
-                          "EUR 50; Hotel cap per night: EUR 130"),
-                _rate_doc("shifts", "Shift pay", "A night allowance is paid for every hour worked between 22:00 and "
-                          "06:00: Tilburg: EUR 2.40 per hour")]
-    draft = synthesise("How much is the night allowance per hour at Tilburg?", Understanding(query_class="lookup"),
-                       evidence, None)
-    assert "2.40" in (draft.short_answer or "")
+    travel = evidence("travel", "Travel rates", "Destination: Tilburg & North Brabant; Daily meal allowance: EUR 50; "
+                      "Hotel cap per night: EUR 130")
+    shifts = evidence("shifts", "Shift pay", "A night allowance is paid for every hour worked between 22:00 and 06:00: "
+                      "Tilburg: EUR 2.40 per hour")
+    assert "2.40" in (short("How much is the night allowance per hour at Tilburg?", travel, shifts) or "")
 
 
 def test_a_count_is_not_the_amount_asked_for():
-    evidence = [_rate_doc("parking", "Parking", "Car park: Multi-storey (Levels 2–5); Staff spaces: 410; Permit "
-                          "colour: Green; Notes: Levels 0 and 1 are patients & visitors only"),
-                _rate_doc("fines", "Parking rules", "Staff parked in patient or visitor spaces may receive a Parking "
-                          "Charge Notice (PCN) of £40.")]
-    draft = synthesise("whats the fine if I park in a patient space", Understanding(query_class="lookup"), evidence,
-                       None)
-    assert draft.short_answer == "£40"
+    parking = evidence("parking", "Parking", "Car park: Multi-storey (Levels 2–5); Staff spaces: 410; Permit colour: "
+                       "Green; Notes: Levels 0 and 1 are patients & visitors only")
+    fines = evidence("fines", "Parking rules", "Staff parked in patient or visitor spaces may receive a Parking Charge "
+                     "Notice (PCN) of £40.")
+    assert short("whats the fine if I park in a patient space", parking, fines) == "£40"
 
 
 def test_two_questions_typed_without_a_question_mark_ask_the_second():
     assert expected_answer("who's the estates on-call on Saturday and what's their bleep number").kind == "phone"
     assert expected_answer("What is the pager number for the duty manager?").kind == "phone"
-
-
-def _rate_doc(doc_id: str, title: str, text: str) -> Evidence:
-    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=0.03, hop=1,
-                    found_by=["q0"], rank=1)

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from domain.models import Evidence, Understanding
+from domain.models import Understanding
 from reasoners.offline.answer_types import expected_answer, head_phrase
 from reasoners.offline.extractive import synthesise
 from reasoners.offline.ranges import excludes
 from reasoners.offline.reading import supplied_words
-
-
-def evidence(doc_id: str, title: str, text: str, hop: int = 1) -> Evidence:
-    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=0.03, hop=hop,
-                    found_by=["q0"], rank=1)
+from tests.reader_fixtures import evidence
 
 
 def test_a_cell_naming_a_venue_links_to_the_line_that_venue_labels():

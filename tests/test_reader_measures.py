@@ -7,7 +7,7 @@ from functools import partial
 
 import pytest
 
-from domain.models import Evidence, Understanding
+from domain.models import Understanding
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import features
 from reasoners.offline.candidates import candidates, measure_units
@@ -15,12 +15,11 @@ from reasoners.offline.chains import chains
 from reasoners.offline.reading import read, term_weights
 from reasoners.offline.shared import shared_trait
 from reasoners.offline.units import Unit, units_of
+from tests.reader_fixtures import evidence
 
 
 def _unit(text: str, title: str = "Rivers") -> Unit:
-    evidence = Evidence(chunk_id="d#0", doc_id="d", title=title, text=text, score=0.03, hop=1, found_by=["q0"],
-                        rank=1)
-    return units_of(evidence, False)[0]
+    return units_of(evidence("d", title, text), False)[0]
 
 
 def _values(question: str, text: str) -> list[str]:
@@ -78,16 +77,11 @@ def test_a_passage_stating_the_opposite_is_marked():
                     "The account is locked after 5 failed attempts.") == 0.0
 
 
-def _doc(doc_id: str, title: str, text: str) -> Evidence:
-    return Evidence(chunk_id=f"{doc_id}#0", doc_id=doc_id, title=title, text=text, score=0.03, hop=1,
-                    found_by=["q0"], rank=1)
-
-
 SHARED = [
-    _doc("a", "Ana Lind", "Ana Lind (born 1990) is a Swedish professional tennis player. She won the Nordic Open."),
-    _doc("m", "Maria Holt", "Maria Holt is a Danish tennis player and coach from Aarhus."),
-    _doc("f", "Ferngate", "Ferngate is a party game created by Ida Berg and Ole Dahl."),
-    _doc("q", "Quillbox", "Quillbox is a board game designed by Per Ask."),
+    evidence("a", "Ana Lind", "Ana Lind (born 1990) is a Swedish professional tennis player. She won the Nordic Open."),
+    evidence("m", "Maria Holt", "Maria Holt is a Danish tennis player and coach from Aarhus."),
+    evidence("f", "Ferngate", "Ferngate is a party game created by Ida Berg and Ole Dahl."),
+    evidence("q", "Quillbox", "Quillbox is a board game designed by Per Ask."),
 ]
 
 
@@ -130,8 +124,8 @@ def test_the_brother_of_someone_is_no_choice():
 def test_a_person_chosen_is_named_as_their_own_document_names_them():
     from reasoners.offline.extractive import synthesise
 
-    people = [_doc("w", "Flora Welch", "Flora Leontine Mary Welch (born 28 August 1986) is an English singer."),
-              _doc("n", "Gunnar Nelson", "Gunnar Nelson (born 28 July 1988) is an Icelandic fighter.")]
+    people = [evidence("w", "Flora Welch", "Flora Leontine Mary Welch (born 28 August 1986) is an English singer."),
+              evidence("n", "Gunnar Nelson", "Gunnar Nelson (born 28 July 1988) is an Icelandic fighter.")]
     draft = synthesise("Who was born first, Gunnar Nelson or Flora Welch?", Understanding(query_class="comparison"),
                        people, None)
     assert draft.short_answer == "Flora Leontine Mary Welch"
