@@ -505,7 +505,7 @@ def test_denying_the_opposite_of_what_is_asked_says_yes():
 
 
 def test_a_value_at_the_rate_asked_for_beats_one_at_another_rate():
-    from reasoners.offline.reading import _rate
+    from reasoners.offline.measures import rate_of as _rate
 
     row = "Destination: Tilburg; Daily meal allowance: EUR 50; Hotel cap per night: EUR 130"
     assert _rate(row, row.index("EUR 50"), 6) == "day" and _rate(row, row.index("EUR 130"), 7) == "night"

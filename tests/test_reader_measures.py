@@ -10,8 +10,9 @@ import pytest
 from domain.models import Understanding
 from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import features
-from reasoners.offline.candidates import candidates, measure_units
+from reasoners.offline.candidates import candidates
 from reasoners.offline.chains import chains
+from reasoners.offline.measures import measure_units
 from reasoners.offline.reading import read, term_weights
 from reasoners.offline.shared import shared_trait
 from reasoners.offline.units import Unit, units_of

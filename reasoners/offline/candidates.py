@@ -13,10 +13,13 @@ from dataclasses import dataclass
 
 from domain.text import stem, stems, values
 from reasoners.offline.answer_types import Expected
+from reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
 from reasoners.offline.joined import changed, ranges_of
+from reasoners.offline.measures import in_units, measure_units
+from reasoners.offline.name_roles import after_by, aligned, alignments, unasked_nationality
 from reasoners.offline.ranges import amounts
-from reasoners.offline.spans import finditer, spans
-from reasoners.offline.units import Cell, Unit, plain
+from reasoners.offline.spans import finditer
+from reasoners.offline.units import Unit, plain
 
 SUBJECT_BONUS = 2.0
 """How much a definitional sentence's subject is preferred, times the share of the question its description says."""
@@ -38,32 +41,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "list": ("emphasis", "name"),
 }
 """The span kinds that can answer each expected kind, likeliest first."""
-_KIND_HEADERS: dict[str, set[str]] = {
-    "phone": {"extension", "ext", "phone", "mobile", "tel", "telephone", "number", "dial", "line"},
-    "email": {"email", "e-mail", "mail", "contact"},
-    "url": {"url", "address", "link", "web", "website", "site"},
-    "room": {"room", "desk", "office", "location", "area", "floor", "seat", "workstation"},
-    "person": {"name", "owner", "lead", "approver", "contact", "person", "manager", "head", "who", "sponsor"},
-    "code": {"id", "identifier", "code", "channel", "slack", "command", "reference", "ref"},
-    "date": {"date", "day", "when", "deadline", "year", "month"},
-    "time": {"time", "hours", "when"},
-    "place": {"location", "site", "city", "office", "address", "building", "where", "based", "venue"},
-}
 _LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
-_IDENTIFIER_HEADERS = frozenset("""extension ext phone mobile tel telephone fax email e-mail url link website room desk
-office id identifier code reference ref""".split())
-"""Columns whose numbers name or reach something ('Ext.: 4127', 'Room: 3.08'): never a count or an amount."""
-DEMONYMS = frozenset("""american british english scottish welsh irish french german dutch belgian spanish portuguese
-italian greek swiss austrian swedish norwegian danish finnish icelandic polish czech slovak hungarian romanian
-bulgarian serbian croatian slovenian bosnian albanian russian ukrainian belarusian lithuanian latvian estonian
-georgian armenian turkish israeli arab arabic egyptian moroccan algerian tunisian nigerian kenyan ethiopian ghanaian
-african iranian persian iraqi syrian lebanese saudi pakistani indian bangladeshi nepalese chinese japanese korean
-vietnamese thai filipino indonesian malaysian singaporean australian canadian mexican cuban brazilian argentine
-argentinian chilean colombian peruvian venezuelan jamaican soviet european asian latin hispanic scandinavian
-mauritian taiwanese mongolian tibetan catalan basque flemish""".split())
-"""Words for where people or things are from ('British', 'South Korean'): an answer only to a question about
-nationality, origin or language, never a person, a place or a thing asked for."""
-_ORIGIN = re.compile(r"\b(?:nationalit|national|origin|language|ethnic|citizen|descent|heritage|countr)", re.I)
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
 _SPELLED_COUNT = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
                             r"forty|fifty|hundred)\s+([A-Za-z]+)\b", re.I)
@@ -88,38 +66,6 @@ ASKS_BOUND = {"deadline": _UPPER, "most": _UPPER, "max": _UPPER, "maximum": _UPP
               "shortest": _LOWER}
 """A question asking for a bound ('the most a director can approve', 'the minimum notice') is answered by the value
 a bound of that side leads into ('may not exceed 10 hours'), not by one of the other side ('at least 3 hours')."""
-
-_LENGTH = (r"km|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|foot|inch(?:es)?|cm|mm|yards?|yd|"
-           r"nautical miles?|nmi|light[- ]years?|characters?|digits?|letters?|words?|pages?|lines?|slides?")
-_DURATION = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|decades?|centuries"
-_MEASURES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\bhow far (?:in advance|ahead|back|out)\b", re.I), _DURATION),  # 'how far ahead can I book'
-    (re.compile(r"\bhow (?:wide|tall|deep|far)\b", re.I), _LENGTH),
-    (re.compile(r"\bhow long\b", re.I), f"{_LENGTH}|{_DURATION}"),
-    (re.compile(r"\bhow heavy\b", re.I), r"kg|kilograms?|g|grams?|tonnes?|tons?|lbs?|pounds|ounces?|oz"),
-    (re.compile(r"\bhow fast\b", re.I), r"km/h|kph|mph|knots?|m/s|(?:metres|meters|miles|kilometres|kilometers) "
-                                         r"(?:per|an|a) (?:second|hour)"),
-)
-"""Questions asking a measure, and the units its value is given in ('how wide is the river': '400 m', not
-'300 m3/s'; 'how long' asks a length, of a password too, or a duration)."""
-_QUANTITY = (r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-             r"thirty|forty|fifty|hundred|a few|several|a|an)")
-
-
-def measure_units(question: str) -> re.Pattern[str] | None:
-    """What a value must read as to answer a question asking a measure; None for other questions.
-
-    A value of another measure does not answer it: '300 m3/s' is a discharge, not a width, and '8' alone is no
-    length.
-    """
-    for asked, units in _MEASURES:
-        if asked.search(question):
-            return re.compile(rf"^(?:(?:up to|at least|at most|about|around|over|under|more than|less than|nearly|"
-                              rf"almost|some|approximately|roughly)\s)?~?{_QUANTITY}(?:\s?(?:–|-|to)\s?{_QUANTITY})?"
-                              rf"(?:\s?(?:million|billion|thousand|hundred))?(?:\s(?:working|business|calendar|consecutive|full|clear|"
-                              rf"school|whole|more|additional|extra|further))?[\s-]?(?:{units})(?![\w/²³])", re.I)
-    return None
-
 
 @dataclass(frozen=True)
 class Candidate:
@@ -172,24 +118,6 @@ def stated_by_question(span: str, kind: str, question: str, question_stems: set[
     return bool(found) and found <= question_values
 
 
-def cell_fit(cell: Cell, expected: Expected, question_stems: set[str]) -> float:
-    """How strongly a cell's header says it holds what is asked.
-
-    It names the head noun (1.0), is a header word of the kind (0.8), or is a column the question names (0.6).
-    """
-    if not cell.header:
-        return 0.0
-    header = stems(cell.header)
-    if expected.head and stem(expected.head) in header:
-        return 1.0
-    words = set(re.findall(r"[a-z-]+", cell.header.lower()))
-    if words & _KIND_HEADERS.get(expected.kind, set()):
-        return 0.8
-    if header & question_stems:
-        return 0.6
-    return 0.0
-
-
 def anchors(text: str, question_stems: set[str]) -> list[int]:
     """Where the words the question matched start in the text."""
     return [m.start() for k in question_stems for m in re.finditer(rf"\b{re.escape(k)}", text, re.IGNORECASE)]
@@ -206,7 +134,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     question_stems, question_values = stems(question), set(values(question))
     text = plain(unit.text)
     near = anchors(text, question_stems)
-    cells = _cell_offsets(text, unit.cells)
+    cells = cell_offsets(text, unit.cells)
     # a number that is part of a date, a time, a phone number or a code is not a count or an amount; a date is not
     # a name
     blocking = _OTHER_FORMS if expected.kind in ("number", "amount") else _NOT_NAMES if expected.kind in (
@@ -215,7 +143,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     if expected.kind in ("number", "amount"):
         taken += _given_ranges(text, question_values)
         taken += [range(s, e) for c, (s, e) in cells
-                  if set(re.findall(r"[a-z-]+", c.header.lower())) & _IDENTIFIER_HEADERS]
+                  if identifier_column(c)]
     # a count is not the figure of an amount ('quotes from three suppliers', not the 5,000 of 'above EUR 5,000')
     priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
     conditioned = expected.kind == "number" and bool(amounts(question))
@@ -223,7 +151,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     counting = re.search(r"\bhow many\b(?!\s+(?:per ?cent|percentage))", question, re.I) is not None
     """A count asked under an amount ('quotes for a EUR 7,000 purchase'): the text's amounts are its conditions."""
     subject = _defined(text)
-    aligned = _alignments(question)
+    lined = alignments(question)
     head = stem(expected.head) if expected.head else ""
     found: list[Candidate] = []
     previous: dict[str, int] = {}
@@ -239,11 +167,11 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if kind == "number" and counting and re.search(r"(?:%|per ?cent)$", span):
                 continue  # 'how many days off': '150%' counts nothing
             if kind == "number" and measured:
-                if not _measures(measured, text, start, len(span), cells):
+                measure = in_units(measured, text, start, span, cells)  # '400 m', with its unit
+                if measure is None:
                     continue  # 'how wide': '300 m3/s' and a bare '8' are no widths
-                given = measured.match(text[start:start + len(span) + 30])
-                span = given.group(0).strip() if given else span  # '400 m', with its unit
-            if kind == "name" and _demonym(span) and not _ORIGIN.search(question):
+                span = measure
+            if kind == "name" and unasked_nationality(span, question):
                 continue  # 'British' is no actor's name and no industry
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
@@ -259,9 +187,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                                                           text[start + len(span):start + len(span) + 25].split()[:2]))
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
                 text[previous.get(kind, 0):start].split()[-2:])))
-            lined_up = kind in ("name", "emphasis") and _aligned(aligned, text, start, len(span))
+            lined_up = kind in ("name", "emphasis") and aligned(lined, text, start, len(span))
             agent = kind in ("name", "emphasis") and expected.kind != "person" and not lined_up and \
-                re.search(r"\bby\s+$", text[max(0, start - 4):start]) is not None
+                after_by(text, start)
             previous[kind] = start + len(span)
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent))
     for kind in ("date", "time") if expected.kind in ("date", "time") else ():
@@ -271,7 +199,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
         # a spelled count of the asked-for noun ('four sets of uniform' for 'how many sets') is offered beside the
         # digits; a spelled count of another noun the question names only when nothing else is found
         spelled = [c for c in _spelled_counts(text, question_stems, near)
-                   if not measured or _measures(measured, text, c.start, len(c.text), cells)]
+                   if not measured or in_units(measured, text, c.start, c.text, cells) is not None]
         found += [c for c in spelled if not found or stem(c.text.split()[-1].lower()) == head]
     if expected.kind not in ("yes_no", "choice", "explanation", "list"):
         # a cell whose header names what is asked ('Location: Bergen' for 'where'), even when other spans were found
@@ -281,53 +209,6 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
 
 
 _RANGE = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:to|–|-)\s?(\d{1,4})(?![\w.,]\d)")
-
-
-def _measures(measured: re.Pattern[str], text: str, start: int, length: int,
-              cells: list[tuple[Cell, tuple[int, int]]]) -> bool:
-    """Whether the number at `start` is given in the units the question's measure takes.
-
-    The unit is written after it ('400 m'), or named by the header of the cell holding it ('Maximum length (hours):
-    8').
-    """
-    if measured.match(text[start:start + length + 30]):
-        return True
-    headers = [c.header for c, (s, e) in cells if s <= start < e]
-    return any(measured.match(f"1 {word}") for header in headers for word in re.findall(r"[A-Za-z/]+", header))
-
-
-_BEFORE_WH = re.compile(r"\b([a-z]{3,})\s+(by|in|at|from|for|with|on|into|under|as)\s+(?:which|what|whom|whose)\b",
-                        re.I)
-_WH_VERB = re.compile(r"^\s*(?:which|what|who)\s+(?:[a-z]+\s+){0,2}?([a-z]{3,}(?:ed|s))\b", re.I)
-
-
-def _alignments(question: str) -> list[re.Pattern[str]]:
-    """Where the passage's answer stands by the question's own words.
-
-    'developed by which company' is answered by the name after 'developed by'; 'Which company developed X?' by the
-    name after 'developed by' too, or before 'developed'.
-    """
-    found = []
-    if match := _BEFORE_WH.search(question):
-        found.append(re.compile(rf"\b{re.escape(stem(match.group(1).lower()))}\w*\s+{match.group(2)}\s+$", re.I))
-    if match := _WH_VERB.search(question):
-        verb = re.escape(stem(match.group(1).lower()))
-        found.append(re.compile(rf"\b{verb}\w*\s+by\s+$", re.I))
-        found.append(re.compile(rf"^\s*(?:has\s+|had\s+|was\s+|is\s+)?{verb}\w*\b", re.I))
-    return found
-
-
-def _aligned(patterns: list[re.Pattern[str]], text: str, start: int, length: int) -> bool:
-    """Whether a name stands where an alignment of the question puts the answer."""
-    before, after = text[max(0, start - 40):start], text[start + length:start + length + 40]
-    return any(p.search(before) if p.pattern.endswith("$") else p.search(after) for p in patterns)
-
-
-def _demonym(span: str) -> bool:
-    """'British', 'South Korean', 'Anglo-Irish': a word for where someone is from, not a name."""
-    words = re.split(r"[\s-]+", span.lower())
-    return bool(words) and words[-1] in DEMONYMS and all(w in DEMONYMS or w in {"south", "north", "east", "west",
-                                                                                 "anglo", "new"} for w in words)
 
 
 def _given_ranges(text: str, question_values: set[str]) -> list[range]:
@@ -374,30 +255,12 @@ def _defined(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _cell_offsets(text: str, cells: tuple[Cell, ...]) -> list[tuple[Cell, tuple[int, int]]]:
-    """Where each cell's value stands in the unit's plain text."""
-    found, at = [], 0
-    for cell in cells:
-        start = text.find(cell.value, at)
-        if start >= 0:
-            found.append((cell, (start, start + len(cell.value))))
-            at = start + len(cell.value)
-    return found
-
-
-def _literal(value: str, kind: str) -> bool:
-    """Whether a cell's value has the form of its kind (a phone number's digits, an address's @)."""
-    if spans(kind, value):
-        return True
-    return kind == "phone" and re.fullmatch(r"[+\d][\d\s().-]{2,}", value) is not None
-
-
 def _cell_values(unit: Unit, expected: Expected, question_stems: set[str], text: str) -> list[Candidate]:
     """Whole cells as the answer to a who/what question, when their header names what is asked."""
     found = []
     for cell in unit.cells:
         fit = cell_fit(cell, expected, question_stems)
-        if expected.kind in _LITERAL_KINDS and not _literal(cell.value, expected.kind):
+        if expected.kind in _LITERAL_KINDS and not literal(cell.value, expected.kind):
             continue  # 'Extension range: 5xxx' names no extension
         # a question of no known kind takes the cell of the column it names ('sunday enhancement for band 3?')
         if fit >= (0.6 if expected.kind == "other" else 0.8) and not stems(cell.value) <= question_stems:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from domain.text import entities, stem, stems
 from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from reasoners.offline.candidates import ASKS_BOUND, best
+from reasoners.offline.measures import rate_of
 from reasoners.offline.quantities import Quantity, banded, quantities
 from reasoners.offline.ranges import amounts, catch_all, excludes, held_values
 from reasoners.offline.spans import finditer
@@ -39,6 +40,11 @@ BOUND_BONUS = 0.1
 """For a question asking for a bound, a unit whose value a bound of that side leads into ('may not exceed 10 hours')."""
 HEADED_FIT = 0.03
 """A unit whose value stands beside the noun the question asks for; a tie-breaker (0.1 measured worse on dev)."""
+COUNT_FOR_AMOUNT_PENALTY = FOUND_BONUS
+"""An amount asked for, and the unit's value is a bare number ('Staff spaces: 410' for 'what's the fine'): it does not
+count as the amount found."""
+RATE_BONUS, RATE_PENALTY = 0.05, 0.3
+"""A rate asked for ('per hour'): the unit's value given at that rate, or at another ('Daily meal allowance')."""
 _AUXILIARY = re.compile(r"\b(?:can|could|do|does|did|must|should|will|may|would|is|are|was|were)\s+(.+?)(?:[?.!]|$)",
                         re.I)
 _CLAUSE_END = frozenset("to for from with by during before after within into about under at per than".split())
@@ -178,36 +184,6 @@ def _by_clipping(units: list[Unit], weights: dict[str, float], question: str) ->
     return marked
 
 
-COUNT_FOR_AMOUNT_PENALTY = FOUND_BONUS
-"""An amount asked for, and the unit's value is a bare number ('Staff spaces: 410' for 'what's the fine'): it does not
-count as the amount found."""
-RATE_BONUS, RATE_PENALTY = 0.05, 0.3
-"""A rate asked for ('per hour'): the unit's value given at that rate, or at another ('Daily meal allowance')."""
-_RATES = {"hour": "hour", "hourly": "hour", "day": "day", "daily": "day", "night": "night", "nightly": "night",
-          "week": "week", "weekly": "week", "month": "month", "monthly": "month", "year": "year", "yearly": "year",
-          "annual": "year", "annually": "year", "mile": "mile", "km": "km", "kilometre": "km", "kilometer": "km",
-          "person": "person", "head": "person", "trip": "trip", "shift": "shift"}
-_RATE = re.compile(r"\b(?:per|an?|each|every)\s+(hour|day|night|week|month|year|mile|km|kilometre|kilometer|person|"
-                   r"head|trip|shift)\b|\b(hourly|daily|nightly|weekly|monthly|yearly|annual|annually)\b|/\s?(hour|"
-                   r"day|night|week|month|year|mile|km|person|trip|shift)\b", re.I)
-
-
-def _rate(text: str, start: int, length: int) -> str:
-    """The rate a value at `start` is given at ('EUR 2.40 per hour', 'Daily meal allowance: EUR 50'), or ''.
-
-    The rate written in or after the value counts first, else the nearest one before it in its cell or clause.
-    """
-    after = text[start:start + length + 15]
-    found = _RATE.search(after)
-    if not found:
-        before = re.split(r"[;.]", text[max(0, start - 40):start])[-1]
-        matches = list(_RATE.finditer(before))
-        found = matches[-1] if matches else None
-    if not found:
-        return ""
-    return _RATES[next(g for g in found.groups() if g).lower()]
-
-
 def asked_verb(question: str) -> str:
     """The stem of what the question asks is done; '' when it cannot tell.
 
@@ -245,7 +221,7 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
     question_stems = set(weights)
     head = stem(expected.head) if expected.head else ""
     verb = asked_verb(question)
-    rate = _rate(question, 0, len(question)) if expected.kind in ("amount", "number") else ""
+    rate = rate_of(question, 0, len(question)) if expected.kind in ("amount", "number") else ""
     readings: list[Reading] = []
     for unit in units:
         if unit.is_heading or not (unit.stems - question_stems):
@@ -263,7 +239,7 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
             fit += VERB_BONUS
         if guess and expected.kind == "amount" and guess.kind == "number":
             fit -= COUNT_FOR_AMOUNT_PENALTY  # 'Staff spaces: 410' for 'what's the fine': a count, not money
-        if guess and rate and (stated := _rate(unit.plain, guess.start, len(guess.text))):
+        if guess and rate and (stated := rate_of(unit.plain, guess.start, len(guess.text))):
             fit += RATE_BONUS if stated == rate else -RATE_PENALTY  # 'EUR 50' a day is no allowance per hour
         if expected.kind in TYPED_KINDS or expected.kind in ("person", "place", "name"):
             strict = expected.kind in TYPED_KINDS

@@ -1,0 +1,70 @@
+"""Table cells: how well a header names what is asked, and what a cell's value is.
+
+Where each cell stands in its row's text, whether its column holds identifiers (extensions, rooms) rather than
+counts, and whether its value has the form of its kind (a phone number's digits).
+"""
+
+from __future__ import annotations
+
+import re
+
+from domain.text import stem, stems
+from reasoners.offline.answer_types import Expected
+from reasoners.offline.spans import spans
+from reasoners.offline.units import Cell
+
+_KIND_HEADERS: dict[str, set[str]] = {
+    "phone": {"extension", "ext", "phone", "mobile", "tel", "telephone", "number", "dial", "line"},
+    "email": {"email", "e-mail", "mail", "contact"},
+    "url": {"url", "address", "link", "web", "website", "site"},
+    "room": {"room", "desk", "office", "location", "area", "floor", "seat", "workstation"},
+    "person": {"name", "owner", "lead", "approver", "contact", "person", "manager", "head", "who", "sponsor"},
+    "code": {"id", "identifier", "code", "channel", "slack", "command", "reference", "ref"},
+    "date": {"date", "day", "when", "deadline", "year", "month"},
+    "time": {"time", "hours", "when"},
+    "place": {"location", "site", "city", "office", "address", "building", "where", "based", "venue"},
+}
+_IDENTIFIER_HEADERS = frozenset("""extension ext phone mobile tel telephone fax email e-mail url link website room desk
+office id identifier code reference ref""".split())
+"""Columns whose numbers name or reach something ('Ext.: 4127', 'Room: 3.08'): never a count or an amount."""
+
+
+def identifier_column(cell: Cell) -> bool:
+    """Whether a cell's header says its numbers name or reach something ('Ext.', 'Room'), not count."""
+    return bool(set(re.findall(r"[a-z-]+", cell.header.lower())) & _IDENTIFIER_HEADERS)
+
+
+def cell_fit(cell: Cell, expected: Expected, question_stems: set[str]) -> float:
+    """How strongly a cell's header says it holds what is asked.
+
+    It names the head noun (1.0), is a header word of the kind (0.8), or is a column the question names (0.6).
+    """
+    if not cell.header:
+        return 0.0
+    header = stems(cell.header)
+    if expected.head and stem(expected.head) in header:
+        return 1.0
+    words = set(re.findall(r"[a-z-]+", cell.header.lower()))
+    if words & _KIND_HEADERS.get(expected.kind, set()):
+        return 0.8
+    if header & question_stems:
+        return 0.6
+    return 0.0
+
+
+def cell_offsets(text: str, cells: tuple[Cell, ...]) -> list[tuple[Cell, tuple[int, int]]]:
+    """Where each cell's value stands in the unit's plain text."""
+    found, at = [], 0
+    for cell in cells:
+        start = text.find(cell.value, at)
+        if start >= 0:
+            found.append((cell, (start, start + len(cell.value))))
+            at = start + len(cell.value)
+    return found
+
+
+def literal(value: str, kind: str) -> bool:
+    """Whether a cell's value has the form of its kind (a phone number's digits, an address's @)."""
+    if spans(kind, value):
+        return True
+    return kind == "phone" and re.fullmatch(r"[+\d][\d\s().-]{2,}", value) is not None

@@ -1,0 +1,85 @@
+"""Measures and rates: the units a value must be given in to answer the question, and the rate it is given at.
+
+'How wide is the Moselle?' is answered by a length ('400 m'), not by a discharge ('300 m3/s') or a bare '8'; 'the
+night allowance per hour' by a value per hour ('EUR 2.40 per hour'), not by one per day ('Daily meal allowance:
+EUR 50').
+"""
+
+from __future__ import annotations
+
+import re
+
+from reasoners.offline.units import Cell
+
+_LENGTH = (r"km|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|foot|inch(?:es)?|cm|mm|yards?|yd|"
+           r"nautical miles?|nmi|light[- ]years?|characters?|digits?|letters?|words?|pages?|lines?|slides?")
+_DURATION = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|decades?|centuries"
+_MEASURES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bhow far (?:in advance|ahead|back|out)\b", re.I), _DURATION),  # 'how far ahead can I book'
+    (re.compile(r"\bhow (?:wide|tall|deep|far)\b", re.I), _LENGTH),
+    (re.compile(r"\bhow long\b", re.I), f"{_LENGTH}|{_DURATION}"),
+    (re.compile(r"\bhow heavy\b", re.I), r"kg|kilograms?|g|grams?|tonnes?|tons?|lbs?|pounds|ounces?|oz"),
+    (re.compile(r"\bhow fast\b", re.I), r"km/h|kph|mph|knots?|m/s|(?:metres|meters|miles|kilometres|kilometers) "
+                                         r"(?:per|an|a) (?:second|hour)"),
+)
+"""Questions asking a measure, and the units its value is given in ('how wide is the river': '400 m', not
+'300 m3/s'; 'how long' asks a length, of a password too, or a duration)."""
+_QUANTITY = (r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+             r"thirty|forty|fifty|hundred|a few|several|a|an)")
+_QUALIFIED = (r"^(?:(?:up to|at least|at most|about|around|over|under|more than|less than|nearly|almost|some|"
+              r"approximately|roughly)\s)?~?")
+_QUALIFIED_UNIT = (r"(?:\s?(?:million|billion|thousand|hundred))?(?:\s(?:working|business|calendar|consecutive|full|"
+                   r"clear|school|whole|more|additional|extra|further))?[\s-]?")
+
+
+def measure_units(question: str) -> re.Pattern[str] | None:
+    """What a value must read as to answer a question asking a measure; None for other questions.
+
+    A value of another measure does not answer it: '300 m3/s' is a discharge, not a width, and '8' alone is no
+    length.
+    """
+    for asked, units in _MEASURES:
+        if asked.search(question):
+            return re.compile(rf"{_QUALIFIED}{_QUANTITY}(?:\s?(?:–|-|to)\s?{_QUANTITY})?{_QUALIFIED_UNIT}"
+                              rf"(?:{units})(?![\w/²³])", re.I)
+    return None
+
+
+def in_units(measured: re.Pattern[str], text: str, start: int, span: str,
+             cells: list[tuple[Cell, tuple[int, int]]]) -> str | None:
+    """The value at `start` as given in the units the question's measure takes, else None.
+
+    With the unit written after it, the value with its unit ('400 m'); under a cell header naming the unit ('Maximum
+    length (hours): 8'), the value as written.
+    """
+    written = measured.match(text[start:start + len(span) + 30])
+    if written:
+        return written.group(0).strip()
+    headers = [c.header for c, (s, e) in cells if s <= start < e]
+    if any(measured.match(f"1 {word}") for header in headers for word in re.findall(r"[A-Za-z/]+", header)):
+        return span
+    return None
+
+
+_RATE = re.compile(r"\b(?:per|an?|each|every)\s+(hour|day|night|week|month|year|mile|km|kilometre|kilometer|person|"
+                   r"head|trip|shift)\b|\b(hourly|daily|nightly|weekly|monthly|yearly|annual|annually)\b|/\s?(hour|"
+                   r"day|night|week|month|year|mile|km|person|trip|shift)\b", re.I)
+_RATE_WORDS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+               "yearly": "year", "annual": "year", "annually": "year", "kilometre": "km", "kilometer": "km",
+               "head": "person"}
+"""Rates written otherwise than 'per <unit>' ('daily', 'per kilometre', 'per head')."""
+
+
+def rate_of(text: str, start: int, length: int) -> str:
+    """The rate a value at `start` is given at ('EUR 2.40 per hour', 'Daily meal allowance: EUR 50'), or ''.
+
+    The rate written in or after the value counts first, else the nearest one before it in its cell or clause.
+    """
+    found = _RATE.search(text[start:start + length + 15])
+    if not found:
+        before = re.split(r"[;.]", text[max(0, start - 40):start])[-1]
+        found = next(reversed(list(_RATE.finditer(before))), None)
+    if not found:
+        return ""
+    word = next(g for g in found.groups() if g).lower()
+    return _RATE_WORDS.get(word, word)
