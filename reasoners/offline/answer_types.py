@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from domain.text import content_terms
+from reasoners.offline.choices import choice_options
 from reasoners.offline.clauses import ASKING, interrogative
 
 _HEAD_WORDS = r"(?:what|which|whose)"
@@ -57,19 +58,6 @@ _EXPLANATION = re.compile(
 )
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|may|must|am)\b",
                      re.IGNORECASE)
-_COMPARED = (r"(?:first|last|earlier|later|older|younger|oldest|youngest|elder|eldest|more|most|less|least|fewer|"
-             r"bigger|larger|smaller|longer|shorter|taller|higher|lower|greater|newer|closer|farther|further|"
-             r"biggest|largest|smallest|longest|shortest|tallest|highest|lowest|greatest|newest|closest|recently)")
-_CHOICE_FORMS = (
-    re.compile(r"^\s*(?:which|who|what)\b[^:,]*:\s*(?:the\s+)?(.+?),?\s+or\s+(?:the\s+)?(.+?)$", re.I),
-    re.compile(r"^\s*(?:in\s+)?between\s+(?:the\s+)?(?:two\s+[a-z]+\s+)?(.+?)\s+and\s+(?:the\s+)?(.+?)\s*,?\s*"
-               r"(?:which|who|what)\b", re.I),
-    re.compile(rf"^\s*(?:which|who|what)\b.*\b{_COMPARED}\s+of\s+(?:the\s+)?(.+?)\s+and\s+(?:the\s+)?(.+?)$", re.I),
-    re.compile(r"^\s*(?:which|what)\s+[a-z]+,\s+(?:the\s+)?(.+?),?\s+or\s+(?:the\s+)?(.+?),\s+(?:was|is|were|are|"
-               r"did|does|has|had)\b", re.I),
-)
-"""Choices laid out otherwise than 'X or Y' at the end."""
-_CHOICE = re.compile(r",?\s*(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?(.+?)\s*\??\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -177,42 +165,6 @@ def kind_of_phrase(words: list[str]) -> str | None:
     return None
 
 
-def _choice_options(question: str) -> tuple[str, ...]:
-    """The options of a question that picks between two named things, else ().
-
-    'Which is older, X or Y?', 'Who was born first, X or Y?' (after a comma) and 'Is the X or the Y the genus of
-    more species?' (named things on both sides of 'or'); also 'Which is older: X, Y or Z?' (after a colon, where a
-    name may hold a comma), 'Between X and Y, who is older?', 'Who was born first of X and Y?' and 'Which battle, X,
-    or Y, was fought first?'.
-    """
-    body = question.strip().rstrip("?").strip()
-    for form in _CHOICE_FORMS:
-        match = form.search(body)
-        if match:
-            options = tuple(o.strip(" ,\"'“”") for o in match.groups())
-            if all(o and len(o.split()) <= 8 for o in options):
-                return options
-    if not re.search(r"\bor\b", body, re.IGNORECASE):
-        return ()
-    if "," in body and re.match(r"^\s*(which|who|what)\b", body, re.IGNORECASE):
-        match = _CHOICE.match(body.rsplit(",", 1)[1])
-        if match:
-            options = tuple(o.strip(" \"'“”") for o in match.groups())
-            if all(o and len(o.split()) <= 8 for o in options):
-                return options
-    match = re.search(r"((?:[A-Z\"“][\w'’.\"”-]*\s+)*?[A-Z\"“][\w'’.\"”-]*)\s+or\s+(?:the\s+)?"
-                      r"((?:[A-Z\"“][\w'’.\"”-]*)(?:\s+[A-Z\"“][\w'’.\"”-]*)*)", body)
-    if match and match.start() > 0:
-        left = match.group(1).split()
-        while left and left[0].lower() in {"is", "are", "was", "were", "did", "does", "do", "has", "have", "which",
-                                           "who", "the", "a", "an"}:
-            left.pop(0)
-        options = (" ".join(left).strip("\"“”"), match.group(2).strip("\"“”"))
-        if all(options):
-            return options
-    return ()
-
-
 def plural_noun(phrase: list[str], question: str = "") -> str:
     """The plural noun among the first words of the asked-for phrase ('public holidays', 'meeting rooms'), or ''.
 
@@ -266,7 +218,7 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
     lower = question.strip().lower()
     phrase = head_phrase(question)
     head = phrase[-1] if phrase else ""
-    options = _choice_options(question) if query_class in ("comparison", "lookup", "multi_hop") else ()
+    options = choice_options(question) if query_class in ("comparison", "lookup", "multi_hop") else ()
     if options:
         return Expected("choice", head, options)
     if _YES_NO.match(lower):

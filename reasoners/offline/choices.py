@@ -1,0 +1,58 @@
+"""The options of a question that picks between two named things ('Which is older, X or Y?').
+
+Options stand after a comma ('Who was born first, X or Y?'), on both sides of 'or' ('Is the X or the Y the genus of
+more species?'), after a colon where a name may hold a comma ('older: University of California, Berkeley or
+Syracuse University'), after 'between' ('Between X and Y, who is older?'), after a comparison ('born first of X
+and Y') or between commas ('Which battle, X, or Y, was fought first?').
+"""
+
+from __future__ import annotations
+
+import re
+
+_COMPARED = (r"(?:first|last|earlier|later|older|younger|oldest|youngest|elder|eldest|more|most|less|least|fewer|"
+             r"bigger|larger|smaller|longer|shorter|taller|higher|lower|greater|newer|closer|farther|further|"
+             r"biggest|largest|smallest|longest|shortest|tallest|highest|lowest|greatest|newest|closest|recently)")
+_CHOICE_FORMS = (
+    re.compile(r"^\s*(?:which|who|what)\b[^:,]*:\s*(?:the\s+)?(.+?),?\s+or\s+(?:the\s+)?(.+?)$", re.I),
+    re.compile(r"^\s*(?:in\s+)?between\s+(?:the\s+)?(?:two\s+[a-z]+\s+)?(.+?)\s+and\s+(?:the\s+)?(.+?)\s*,?\s*"
+               r"(?:which|who|what)\b", re.I),
+    re.compile(rf"^\s*(?:which|who|what)\b.*\b{_COMPARED}\s+of\s+(?:the\s+)?(.+?)\s+and\s+(?:the\s+)?(.+?)$", re.I),
+    re.compile(r"^\s*(?:which|what)\s+[a-z]+,\s+(?:the\s+)?(.+?),?\s+or\s+(?:the\s+)?(.+?),\s+(?:was|is|were|are|"
+               r"did|does|has|had)\b", re.I),
+)
+"""Choices laid out otherwise than 'X or Y' at the end."""
+_CHOICE = re.compile(r",?\s*(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?(.+?)\s*\??\s*$", re.IGNORECASE)
+
+
+def choice_options(question: str) -> tuple[str, ...]:
+    """The options of a question that picks between two named things, in any of the layouts above, else ()."""
+    body = question.strip().rstrip("?").strip()
+    for form in _CHOICE_FORMS:
+        if (match := form.search(body)) and (options := _short(tuple(o.strip(" ,\"'“”") for o in match.groups()))):
+            return options
+    if not re.search(r"\bor\b", body, re.IGNORECASE):
+        return ()
+    if "," in body and re.match(r"^\s*(which|who|what)\b", body, re.IGNORECASE):
+        match = _CHOICE.match(body.rsplit(",", 1)[1])
+        if match and (options := _short(tuple(o.strip(" \"'“”") for o in match.groups()))):
+            return options
+    match = re.search(r"((?:[A-Z\"“][\w'’.\"”-]*\s+)*?[A-Z\"“][\w'’.\"”-]*)\s+or\s+(?:the\s+)?"
+                      r"((?:[A-Z\"“][\w'’.\"”-]*)(?:\s+[A-Z\"“][\w'’.\"”-]*)*)", body)
+    if match and match.start() > 0:
+        left = match.group(1).split()
+        while left and left[0].lower() in {"is", "are", "was", "were", "did", "does", "do", "has", "have", "which",
+                                           "who", "the", "a", "an"}:
+            left.pop(0)
+        options = (" ".join(left).strip("\"“”"), match.group(2).strip("\"“”"))
+        if all(options):
+            return options
+    return ()
+
+
+MAX_OPTION_WORDS = 8
+
+
+def _short(options: tuple[str, ...]) -> tuple[str, ...]:
+    """The options when each is a name of at most `MAX_OPTION_WORDS` words, else ()."""
+    return options if all(o and len(o.split()) <= MAX_OPTION_WORDS for o in options) else ()
