@@ -8,6 +8,7 @@ EUR 50').
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from reasoners.offline.units import Cell
 
@@ -32,11 +33,12 @@ _QUALIFIED_UNIT = (r"(?:\s?(?:million|billion|thousand|hundred))?(?:\s(?:working
                    r"clear|school|whole|more|additional|extra|further))?[\s-]?")
 
 
+@lru_cache(maxsize=256)
 def measure_units(question: str) -> re.Pattern[str] | None:
     """What a value must read as to answer a question asking a measure; None for other questions.
 
     A value of another measure does not answer it: '300 m3/s' is a discharge, not a width, and '8' alone is no
-    length.
+    length. Kept per question: every unit of the evidence asks it again.
     """
     for asked, units in _MEASURES:
         if asked.search(question):

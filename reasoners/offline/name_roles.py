@@ -8,6 +8,7 @@ A name standing where the question's own words put the answer ('developed by whi
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from domain.text import stem
 
@@ -29,11 +30,12 @@ _QUALIFIERS = frozenset("south north east west anglo new".split())
 _ORIGIN = re.compile(r"\b(?:nationalit|national|origin|language|ethnic|citizen|descent|heritage|countr)", re.I)
 
 
-def alignments(question: str) -> list[re.Pattern[str]]:
+@lru_cache(maxsize=256)
+def alignments(question: str) -> tuple[re.Pattern[str], ...]:
     """Where the passage's answer stands by the question's own words.
 
     'developed by which company' is answered by the name after 'developed by'; 'Which company developed X?' by the
-    name after 'developed by' too, or before 'developed'.
+    name after 'developed by' too, or before 'developed'. Kept per question: every unit of the evidence asks it again.
     """
     found = []
     if match := _BEFORE_WH.search(question):
@@ -42,10 +44,10 @@ def alignments(question: str) -> list[re.Pattern[str]]:
         verb = re.escape(stem(match.group(1).lower()))
         found.append(re.compile(rf"\b{verb}\w*\s+by\s+$", re.I))
         found.append(re.compile(rf"^\s*(?:has\s+|had\s+|was\s+|is\s+)?{verb}\w*\b", re.I))
-    return found
+    return tuple(found)
 
 
-def aligned(patterns: list[re.Pattern[str]], text: str, start: int, length: int) -> bool:
+def aligned(patterns: tuple[re.Pattern[str], ...], text: str, start: int, length: int) -> bool:
     """Whether a name stands where an alignment of the question puts the answer."""
     before, after = text[max(0, start - 40):start], text[start + length:start + length + 40]
     return any(p.search(before) if p.pattern.endswith("$") else p.search(after) for p in patterns)
