@@ -20,6 +20,7 @@ from reasoners.offline.compare import choose, full_name, sides, yes_or_no
 from reasoners.offline.definitions import asked_acronym, definition
 from reasoners.offline.flags import count, row_answer
 from reasoners.offline.lists import bounded, list_items, superlative_item
+from reasoners.offline.permission import allowed_by_name, forbidden
 from reasoners.offline.procedures import procedure
 from reasoners.offline.quantities import fits, unstated
 from reasoners.offline.reading import Reading, coverage, read, term_weights
@@ -167,8 +168,11 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     if expected.kind == "yes_no" and relevant and \
             max(_asked_of(r, weights, question) for r in relevant) >= MIN_COVERAGE:
         said = yes_or_no(question, understanding.entities, relevant, weights)
-        if said:
+        if said and not (said[0] == "no" and allowed_by_name(question, said[1][0].unit, evidence_units(evidence)[0])):
             return _draft(question, said[1], said[0])
+    if expected.kind == "yes_no" and \
+            (ruled := forbidden(question, readings, evidence_units(evidence)[0], similarity)):
+        return _draft(question, ruled[1], ruled[0])  # 'Am I allowed to ...?': the rule closest in meaning forbids it
     if expected.kind not in ("yes_no", "choice") and \
             (common := shared_trait(question, names, readings, similarity,
                                     expected.kind in _PROPER or _NAMED_KIND.search(question) is not None)):
