@@ -528,3 +528,22 @@ def test_a_count_is_not_the_amount_asked_for():
 def test_two_questions_typed_without_a_question_mark_ask_the_second():
     assert expected_answer("who's the estates on-call on Saturday and what's their bleep number").kind == "phone"
     assert expected_answer("What is the pager number for the duty manager?").kind == "phone"
+
+
+def test_a_value_another_document_changes_is_answered_with_its_new_value():
+    policy = evidence("policy", "Parking Policy 2025", "ANPR cameras will go live in the Northgate staff car park on "
+                      "2 June 2025. From that date, unregistered vehicles will be identified automatically.")
+    minutes = evidence("minutes", "Committee minutes 14 May", "Decision: the go-live of ANPR in the Northgate staff car "
+                       "park is postponed from 2 June 2025 to Monday 7 July 2025. Until then security staff check "
+                       "permits.")
+    draft = synthesise("When do the ANPR cameras go live at Northgate?", Understanding(query_class="lookup"),
+                       [policy, minutes], None)
+    assert draft.short_answer == "Monday 7 July 2025"
+    assert {c.citations[0] for c in draft.claims} == {"policy#0", "minutes#0"}
+    assert draft.conflicts[0].values == ["Monday 7 July 2025", "2 June 2025"]
+    # a change of another value on another subject leaves the answer as read
+    awards = evidence("awards", "Committee minutes 14 May", "Decision: the staff awards evening moves from 2 June "
+                      "2025 to 9 June 2025, same venue.")
+    assert short("When do the ANPR cameras go live at Northgate?", policy, awards) == "2 June 2025"
+    # a change is no range: the date it was moved from is not part of the answer
+    assert short("When does ANPR go live in the Northgate staff car park?", minutes) == "Monday 7 July 2025"

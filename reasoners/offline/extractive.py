@@ -16,6 +16,7 @@ from reasoners.offline.answer_types import Expected, expected_answer, head_phras
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from reasoners.offline.casing import cased
 from reasoners.offline.chains import Chain, chains
+from reasoners.offline.changes import changed_value
 from reasoners.offline.compare import choose, full_name, sides, yes_or_no
 from reasoners.offline.definitions import asked_acronym, definition
 from reasoners.offline.flags import count, row_answer
@@ -199,6 +200,11 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     if not found or not answers(question, expected, found, weights, similarity):
         return Draft()
     best = found[0]
+    conflicts = superseded_values(best.last, readings)
+    if expected.wants_value and (change := changed_value(best.last, readings)):
+        # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, beside the sentence it changes
+        return _draft(question, [*best.readings, change[0]], change[0].answer).model_copy(
+            update={"conflicts": [change[1], *conflicts]})
     draft = _draft(question, list(best.readings), best.answer if expected.wants_value else None)
-    return draft.model_copy(update={"conflicts": superseded_values(best.last, readings)})
+    return draft.model_copy(update={"conflicts": conflicts})
 

@@ -33,6 +33,11 @@ _ENDS = re.compile(r"\b(?:end|ends|ended|finish|finishes|last|close|closes|close
                    r"died|death|dissolved|abolished)\b", re.I)
 
 
+_CHANGED_FROM = re.compile(r"\b(?:reduced|increased|raised|lowered|changed|cut|rises|rose|falls|fell|goes up|goes "
+                           r"down|went up|went down|moves|moved|drops|dropped|extended|shortened|postponed|delayed|"
+                           r"deferred|rescheduled|brought forward|put back|pushed back)\s+from\s*$", re.I)
+
+
 def ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> list[Candidate]:
     """Two dates or times joined as a range ('2025-08-04 to 2025-08-08', 'between 02:00 and 04:00') are one answer.
 
@@ -40,9 +45,10 @@ def ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> li
     """
     values = sorted((c for c in found if c.kind == kind), key=lambda c: c.start)
     pairs = [(a, b) for a, b in zip(values, values[1:], strict=False)
-             if _RANGE_JOIN.fullmatch(text[a.start + len(a.text):b.start]) or (
-                 re.fullmatch(r"\s*and\s*", text[a.start + len(a.text):b.start])
-                 and re.search(r"\bbetween\s*$", text[:a.start], re.I))]
+             if not _CHANGED_FROM.search(text[:a.start]) and (  # 'postponed from 2 June to 7 July' is no range
+                 _RANGE_JOIN.fullmatch(text[a.start + len(a.text):b.start]) or (
+                     re.fullmatch(r"\s*and\s*", text[a.start + len(a.text):b.start])
+                     and re.search(r"\bbetween\s*$", text[:a.start], re.I)))]
     if not pairs:
         return found
     starts, ends = bool(_STARTS.search(question)), bool(_ENDS.search(question))
@@ -55,10 +61,6 @@ def ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> li
             merged: Any = replace(a, text=f"between {joined}" if " and " in joined else joined)  # type: ignore[type-var]
             kept.append(merged)
     return kept
-
-
-_CHANGED_FROM = re.compile(r"\b(?:reduced|increased|raised|lowered|changed|cut|rises|rose|falls|fell|goes up|goes "
-                           r"down|went up|went down|moves|moved|drops|dropped|extended|shortened)\s+from\s*$", re.I)
 
 
 def changed(found: list[Candidate], text: str) -> list[Candidate]:

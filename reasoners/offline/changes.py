@@ -1,0 +1,59 @@
+"""A value that another document says was changed.
+
+A policy says 'ANPR cameras will go live in the Northgate staff car park on 2 June 2025'; later minutes say 'the
+go-live of ANPR in the Northgate staff car park is postponed from 2 June 2025 to Monday 7 July 2025'. The policy's
+sentence reads better for the question, yet the answer is the new date. A change names the old value and the
+subject, so the answer stands as read unless a unit of the evidence changes that very value on that subject.
+"""
+
+from __future__ import annotations
+
+import re
+
+from domain.models import Conflict
+from domain.text import stems, topic_words, values
+from reasoners.offline.reading import Reading
+
+_CHANGE = re.compile(
+    r"\b(?:postponed|delayed|deferred|rescheduled|brought forward|put back|pushed back|moved|moves|changed|reduced|"
+    r"increased|raised|lowered|cut|extended|shortened)\s+from\s+(?P<old>[^;]+?)\s+to\s+(?P<new>[^;]+)",
+    re.IGNORECASE)
+SAME_SUBJECT = 0.4
+"""The change must share this share of the smaller unit's words (values aside) with the answer's unit."""
+MIN_SHARED = 3
+"""And at least this many words: 'the staff car park' alone is no subject."""
+
+
+def _subject(reading: Reading) -> set[str]:
+    """A unit's words, without those of the values it states."""
+    return set(reading.unit.stems) - set(stems(" ".join(values(reading.unit.plain))))
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text).casefold().split())
+
+
+def changed_value(answer: Reading, readings: list[Reading]) -> tuple[Reading, Conflict] | None:
+    """The reading that changes the answer's value on its subject, with the conflict it settles; None if none does.
+
+    It must be another unit, in a document not marked superseded, that names the answer's value as the old one and
+    gives a new value of the same kind as its own answer.
+    """
+    value = _plain(answer.answer or "")
+    if not value:
+        return None
+    said = _subject(answer)
+    for other in readings:
+        if other.unit is answer.unit or other.unit.superseded or other.answer is None:
+            continue
+        new = _plain(other.answer)
+        found = _CHANGE.search(other.unit.plain)
+        if found is None or new == value or value not in _plain(found["old"]) or new not in _plain(found["new"]):
+            continue
+        theirs = _subject(other)
+        shared = said & theirs
+        if len(shared) >= MIN_SHARED and len(shared) >= SAME_SUBJECT * min(len(said), len(theirs)):
+            return other, Conflict(topic=topic_words(answer.unit.plain, shared),
+                                   values=[other.answer, answer.answer or ""],
+                                   chunk_ids=[other.unit.evidence.chunk_id, answer.unit.evidence.chunk_id])
+    return None
