@@ -102,7 +102,7 @@ def test_a_time_window_is_one_answer_and_its_start_or_end_when_asked():
                       "04:00 CET for planned maintenance.")
     answers = [short(q, window) for q in (
         "When is the VPN maintenance window?", "When does the VPN maintenance window end?")]
-    assert answers == ["between 02:00 and 04:00 CET", "04:00 CET"]
+    assert answers == ["Sundays between 02:00 and 04:00 CET", "04:00 CET"]  # the window with the days it holds on
 
 
 def test_more_currencies_and_whats_without_an_apostrophe():
@@ -533,8 +533,8 @@ def test_two_questions_typed_without_a_question_mark_ask_the_second():
 def test_a_value_another_document_changes_is_answered_with_its_new_value():
     policy = evidence("policy", "Parking Policy 2025", "ANPR cameras will go live in the Northgate staff car park on "
                       "2 June 2025. From that date, unregistered vehicles will be identified automatically.")
-    minutes = evidence("minutes", "Committee minutes 14 May", "Decision: the go-live of ANPR in the Northgate staff car "
-                       "park is postponed from 2 June 2025 to Monday 7 July 2025. Until then security staff check "
+    minutes = evidence("minutes", "Committee minutes 14 May", "Decision: the go-live of ANPR in the Northgate staff "
+                       "car park is postponed from 2 June 2025 to Monday 7 July 2025. Until then security staff check "
                        "permits.")
     draft = synthesise("When do the ANPR cameras go live at Northgate?", Understanding(query_class="lookup"),
                        [policy, minutes], None)
@@ -547,3 +547,15 @@ def test_a_value_another_document_changes_is_answered_with_its_new_value():
     assert short("When do the ANPR cameras go live at Northgate?", policy, awards) == "2 June 2025"
     # a change is no range: the date it was moved from is not part of the answer
     assert short("When does ANPR go live in the Northgate staff car park?", minutes) == "Monday 7 July 2025"
+
+
+def test_a_time_window_written_as_one_span_keeps_its_days_too():
+    desk = evidence("desk", "Service Desk", "The Service Desk is staffed Monday to Friday 07:00–20:00 CET.")
+    assert short("When is the Service Desk staffed?", desk) == "Monday to Friday 07:00–20:00 CET"
+
+
+def test_part_of_a_hyphenated_name_is_no_code():
+    from reasoners.offline.spans import PATTERNS
+
+    assert [m.group() for m in PATTERNS["code"].finditer("Visitors: VB-Guest-LDS - ask reception")] == []
+    assert [m.group() for m in PATTERNS["code"].finditer("the Guest-Net router")] == ["Guest-Net"]

@@ -38,6 +38,21 @@ _CHANGED_FROM = re.compile(r"\b(?:reduced|increased|raised|lowered|changed|cut|r
                            r"deferred|rescheduled|brought forward|put back|pushed back)\s+from\s*$", re.I)
 
 
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_DAYS_BEFORE = re.compile(rf"\b((?:every |each )?{_DAY}(?:\s*(?:to|-|–|and)\s*{_DAY})?|weekdays|weekends|working days)"
+                          r",?\s+(?:from\s+|between\s+)?$", re.IGNORECASE)
+"""The days a time window holds on, written just before it."""
+_WINDOW = re.compile(r"\d\s*(?:–|—|-|to|until|and)\s*\d", re.IGNORECASE)
+
+
+def _on_days(kind: str, found: list[Candidate], text: str) -> list[Candidate]:
+    """A time window with the days it holds on ('Sundays between 02:00 and 04:00', 'Monday to Friday 07:00–20:00')."""
+    if kind != "time":
+        return found
+    return [replace(c, text=f"{days[1]} {c.text}")  # type: ignore[type-var]
+            if _WINDOW.search(c.text) and (days := _DAYS_BEFORE.search(text[:c.start])) else c for c in found]
+
+
 def ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> list[Candidate]:
     """Two dates or times joined as a range ('2025-08-04 to 2025-08-08', 'between 02:00 and 04:00') are one answer.
 
@@ -50,7 +65,7 @@ def ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> li
                      re.fullmatch(r"\s*and\s*", text[a.start + len(a.text):b.start])
                      and re.search(r"\bbetween\s*$", text[:a.start], re.I)))]
     if not pairs:
-        return found
+        return _on_days(kind, found, text)
     starts, ends = bool(_STARTS.search(question)), bool(_ENDS.search(question))
     kept = [c for c in found if not any(c is a or c is b for a, b in pairs)]
     for a, b in pairs:
@@ -60,7 +75,7 @@ def ranges_of(kind: str, found: list[Candidate], text: str, question: str) -> li
             joined = text[a.start:b.start + len(b.text)]
             merged: Any = replace(a, text=f"between {joined}" if " and " in joined else joined)  # type: ignore[type-var]
             kept.append(merged)
-    return kept
+    return _on_days(kind, kept, text)
 
 
 def changed(found: list[Candidate], text: str) -> list[Candidate]:

@@ -82,7 +82,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "code": re.compile(
         r"`[^`]{1,60}`|(?<![\w/])[#/@][A-Za-z][\w-]{1,40}"
         r"|\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,10}(?:-[A-Z0-9]{1,10}){1,4}\b"
-        r"|\b[A-Z]{1,4}\d{1,6}[A-Z]?\b|\b[A-Z][a-z]+-[A-Z][\w-]+\b"
+        r"|\b[A-Z]{1,4}\d{1,6}[A-Z]?\b|(?<![\w-])[A-Z][a-z]+-[A-Z][\w-]+\b"
     ),
     "locative": re.compile(
         r"\b(?:in|at|on|inside|near|next to|behind|beside|outside|under|opposite|by)\s+(?:the\s+|a\s+)?"
