@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from domain.models import Evidence, Understanding
-from domain.text import stems, values
+from domain.text import entities, stems, values
 from reasoners.offline.answer_types import head_phrase
 from reasoners.offline.answerability import Similarity
 from reasoners.offline.chains import Chain
@@ -19,6 +19,7 @@ from reasoners.offline.extractive import best_chains, evidence_units, synthesise
 from reasoners.offline.lists import unfinished
 from reasoners.offline.reading import Reading, read
 from reasoners.offline.spans import finditer
+from reasoners.offline.tallies import counted_rows, unheld
 from retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2
@@ -122,6 +123,13 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
         unfinished_lists = unfinished(question, expected, read(question, expected, units, rank_of))
         if unfinished_lists:
             return Lack(False, unfinished=unfinished_lists, asked_of=head_phrase(question))
+    if expected.kind == "number":  # 'How many people ... are based in Leeds?': the whole table first
+        units, rank_of = evidence_units(evidence)
+        named = understanding.entities or entities(question, names_only=True)
+        rows = counted_rows(question, read(question, expected, units, rank_of), named,
+                            stems(" ".join(head_phrase(question))))
+        if title := unheld(rows, evidence):
+            return Lack(False, unfinished=[title], asked_of=head_phrase(question))
     answered = bool(synthesise(question, understanding, evidence, None, similarity).claims)
     latest = max((e.hop for e in evidence), default=0)
     on_topic = bool(found) and max(c.coverage for c in found) >= ON_TOPIC

@@ -27,6 +27,7 @@ from reasoners.offline.quantities import fits, unstated
 from reasoners.offline.reading import Reading, coverage, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.shared import shared_trait
+from reasoners.offline.tallies import tally
 from reasoners.offline.units import Unit, units_of
 from reasoners.offline.versions import older_versions
 
@@ -166,6 +167,8 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         return _draft(question, listed[0], str(len(listed[1])))  # 'How many rooms seat 12 or more?': rows that do
     if counting and (counted := count(readings, names, stems(" ".join(head_phrase(question))))):
         return _draft(question, counted[1], counted[0])  # 'How many holidays does Rotterdam get?': rows marked
+    if counting and (tallied := tally(question, readings, names, stems(" ".join(head_phrase(question))))):
+        return _draft(question, tallied[1], tallied[0])  # 'How many people are based in Leeds?': rows naming it
     if expected.kind == "yes_no" and relevant and \
             max(_asked_of(r, weights, question) for r in relevant) >= MIN_COVERAGE:
         said = yes_or_no(question, understanding.entities, relevant, weights)
