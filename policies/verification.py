@@ -7,6 +7,8 @@ documents are data, never answer content).
 
 from __future__ import annotations
 
+import re
+
 from domain.models import Claim, Evidence, Verdict
 from domain.text import stems, values
 from policies.instructions import carries_instruction, data_sentences
@@ -42,6 +44,27 @@ def check_claim(claim: Claim, evidence_by_id: dict[str, Evidence]) -> Verdict:
     return Verdict(claim=claim, supported=True)
 
 
+_CELL = re.compile(r"(?:^|;)\s*([^:;]{1,60}):\s*(?:[A-Z]{3}|[£€$])?\s?(\d[\d,]*(?:\.\d+)?)\s*(?:[A-Za-z%]+\.?)?\s*"
+                   r"(?:\([^)]*\))?\s*(?=;|$)")
+"""A 'Header: value' cell whose value is one number (not a range, a time or a date)."""
+_SUM = re.compile(r"^\s*((?:[A-Z]{3}|[£€$])?)\s?(\d[\d,]*(?:\.\d+)?)\s*$")
+
+
+def column_sum(short_answer: str, kept: list[Claim]) -> bool:
+    """Whether the short answer is the sum of one column over the kept claims (table rows, 'Header: value; ...').
+
+    Every kept claim must give a number under that header: the sum is of the rows shown, no other.
+    """
+    total = _SUM.match(short_answer)
+    if total is None or len(kept) < 2 or not all(total[1] in c.text for c in kept):  # 'EUR 12' over EUR rows only
+        return False
+    columns: list[dict[str, float]] = [{h.strip().lower(): float(v.replace(",", "")) for h, v in _CELL.findall(c.text)}
+                                       for c in kept]
+    wanted = float(total[2].replace(",", ""))
+    shared = set(columns[0]).intersection(*columns[1:])
+    return any(abs(sum(row[h] for row in columns) - wanted) < 0.005 for h in shared)
+
+
 def grounded_short_answer(short_answer: str | None, verdicts: list[Verdict], evidence: list[Evidence]) -> str | None:
     """The short answer, if the chunks cited by a kept claim state it; else None.
 
@@ -55,6 +78,8 @@ def grounded_short_answer(short_answer: str | None, verdicts: list[Verdict], evi
     if short_answer.strip().lower() in ("yes", "no"):
         return short_answer.strip().lower()
     if short_answer.strip() == str(len(kept)):  # a count of the rows the kept claims cite, one claim a row
+        return short_answer.strip()
+    if column_sum(short_answer, kept):  # 'combined capacity 112': the sum of one column of the rows kept
         return short_answer.strip()
     by_id = {e.chunk_id: e for e in evidence}
     cited = "\n".join(by_id[c].text for claim in kept for c in claim.citations if c in by_id)

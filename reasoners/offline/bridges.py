@@ -19,7 +19,7 @@ from reasoners.offline.extractive import best_chains, evidence_units, synthesise
 from reasoners.offline.lists import unfinished
 from reasoners.offline.reading import Reading, read
 from reasoners.offline.spans import finditer
-from reasoners.offline.tallies import counted_rows, unheld
+from reasoners.offline.tallies import counted_noun, counted_rows, unheld
 from retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2
@@ -123,11 +123,11 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
         unfinished_lists = unfinished(question, expected, read(question, expected, units, rank_of))
         if unfinished_lists:
             return Lack(False, unfinished=unfinished_lists, asked_of=head_phrase(question))
-    if expected.kind == "number":  # 'How many people ... are based in Leeds?': the whole table first
+    if expected.kind in ("number", "amount"):  # "How many people are based in Leeds?": the whole table first
         units, rank_of = evidence_units(evidence)
         named = understanding.entities or entities(question, names_only=True)
         rows = counted_rows(question, read(question, expected, units, rank_of), named,
-                            stems(" ".join(head_phrase(question))))
+                            counted_noun(question, expected))
         if title := unheld(rows, evidence):
             return Lack(False, unfinished=[title], asked_of=head_phrase(question))
     answered = bool(synthesise(question, understanding, evidence, None, similarity).claims)

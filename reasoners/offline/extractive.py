@@ -27,7 +27,7 @@ from reasoners.offline.quantities import fits, unstated
 from reasoners.offline.reading import Reading, coverage, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.shared import shared_trait
-from reasoners.offline.tallies import tally
+from reasoners.offline.tallies import counted_noun, tally, total
 from reasoners.offline.units import Unit, units_of
 from reasoners.offline.versions import older_versions
 
@@ -161,13 +161,16 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     names = understanding.entities or entities(question, names_only=True)
     if expected.kind == "yes_no" and (said := row_answer(readings, names)):
         return _draft(question, said[1], said[0])  # 'Is Ascension Day off in Leeds?': the row's Leeds mark
+    if expected.kind in ("number", "amount") and \
+            (added := total(question, readings, names, counted_noun(question, expected))):
+        return _draft(question, added[1], added[0])  # 'the combined capacity of the Tilburg rooms': their sum
     counting = expected.kind == "number" and re.match(r"\s*how many\b", question, re.I) is not None
     if counting and bounded(question) and (phrase := head_phrase(question)) and \
             (listed := list_items(question, Expected("list", phrase[-1]), readings)):
         return _draft(question, listed[0], str(len(listed[1])))  # 'How many rooms seat 12 or more?': rows that do
     if counting and (counted := count(readings, names, stems(" ".join(head_phrase(question))))):
         return _draft(question, counted[1], counted[0])  # 'How many holidays does Rotterdam get?': rows marked
-    if counting and (tallied := tally(question, readings, names, stems(" ".join(head_phrase(question))))):
+    if counting and (tallied := tally(question, readings, names, counted_noun(question, expected))):
         return _draft(question, tallied[1], tallied[0])  # 'How many people are based in Leeds?': rows naming it
     if expected.kind == "yes_no" and relevant and \
             max(_asked_of(r, weights, question) for r in relevant) >= MIN_COVERAGE:

@@ -12,6 +12,7 @@ from collections import Counter
 
 from domain.models import Evidence
 from domain.text import stems
+from reasoners.offline.answer_types import Expected, head_phrase
 from reasoners.offline.flags import columns, distinct, flag
 from reasoners.offline.reading import Reading
 from reasoners.offline.units import cells_of, chunk_ordinal
@@ -21,8 +22,26 @@ _HOW_MANY = re.compile(r"^\s*how many\b", re.IGNORECASE)
 _PEOPLE = frozenset(stems("people person persons staff employees colleagues members workers"))
 """Nouns that count people: a table of people has a column of their names."""
 _NAMED_ROW = re.compile(r"\b(?:name|employee|person|staff member|member|colleague|contact)\b", re.IGNORECASE)
+_TOTAL = re.compile(r"\b(?:combined|total|sum|altogether|all together|in all|added up|between them|across "
+                    r"(?:both|all|the|every))\b", re.IGNORECASE)
+"""A question asking for the sum of a column over the rows it names."""
+_NUMBER = re.compile(r"(?P<before>(?:[A-Z]{3}|[£€$])\s?)?(?P<number>\d[\d,]*(?:\.\d+)?)\s*(?:[A-Za-z%]+\.?)?\s*"
+                     r"(?:\([^)]*\))?\s*$")
+"""A cell that is one number (after a currency, before a unit or a remark): '10', 'GBP 2.50', '1 (3 days lost)';
+not '09:00' nor a range ('GBP 15,000.01 – GBP 75,000')."""
+_STATED = re.compile(r"\s*(?:\*\*)?(?:total|subtotal|grand total|sum|all sites|overall)\b", re.IGNORECASE)
+_TOTAL_WORDS = frozenset(stems("combined total sum altogether overall"))
 MIN_ROWS = 2
 """A table: at least this many rows of one document held, each with cells."""
+
+
+def counted_noun(question: str, expected: Expected) -> set[str]:
+    """The stems of what is counted or added up: the question's head phrase and the expected answer's noun.
+
+    Not 'total' or 'combined' themselves: 'the total bonus pool' adds up a bonus pool, not a 'Total cost' column.
+    """
+    asked = stems(" ".join(head_phrase(question))) | (stems(expected.head) if expected.head else set())
+    return asked - _TOTAL_WORDS
 
 
 def _naming(reading: Reading, names: list[str]) -> bool:
@@ -66,11 +85,13 @@ def table_naming(question: str, readings: list[Reading], names: list[str], asked
 
 
 def counted_rows(question: str, readings: list[Reading], names: list[str], asked: set[str]) -> list[Reading]:
-    """The rows of the table a 'how many' question counts; none without such a table.
+    """The rows of the table a 'how many' or 'total' question counts or adds up; none without such a table.
 
     Rows marked per column the question names ('How many holidays does Rotterdam get?'), else rows naming its names
     in a cell ('How many people are based in Leeds?').
     """
+    if rows := summed_rows(question, readings, names, asked):
+        return rows
     if not _HOW_MANY.search(question):
         return []
     if cols := columns(readings, names):
@@ -86,6 +107,63 @@ def tally(question: str, readings: list[Reading], names: list[str], asked: set[s
     """How many rows of the table name the question's names ('Office: Leeds'), with those rows; None without one."""
     rows = distinct([r for r in table_naming(question, readings, names, asked) if _naming(r, names)])
     return (str(len(rows)), rows) if rows else None
+
+
+def _column(reading: Reading, asked: set[str]) -> str | None:
+    """The row's cell under the header that names what is asked ('Capacity (people)' for 'capacity')."""
+    best = max(reading.unit.cells, key=lambda c: len(asked & stems(c.header)) if c.header else 0, default=None)
+    return best.value if best is not None and best.header and asked & stems(best.header) else None
+
+
+def _about(reading: Reading, names: list[str]) -> bool:
+    """Whether the row names one of the names in a cell, or sits under a heading or lead that does."""
+    above = stems(f"{reading.unit.heading} {reading.unit.lead}")
+    return _naming(reading, names) or any((words := stems(n)) and words <= above for n in names)
+
+
+def summed_rows(question: str, readings: list[Reading], names: list[str], asked: set[str]) -> list[Reading]:
+    """The rows a 'combined', 'total' or 'across both' question adds up.
+
+    One table's rows with a number under the header naming what is asked; only those about the question's names,
+    for the names any row is about ('Tilburg' in a cell, or in the heading 'Tilburg rooms').
+    """
+    if not _TOTAL.search(question) or not asked:
+        return []
+    tables: dict[tuple[str, frozenset[str]], list[Reading]] = {}
+    for r in readings:
+        if (value := _column(r, asked)) is not None and _NUMBER.match(value.strip()):
+            tables.setdefault((r.unit.evidence.doc_id, _columns(r)), []).append(r)
+    if not tables:
+        return []
+    about = {key: [r for r in rows if all(_about(r, [n]) for n in names if any(_about(o, [n]) for o in rows))]
+             for key, rows in tables.items()}  # filtered by the names some row of the table is about
+
+    def fit(key: tuple[str, frozenset[str]]) -> tuple[bool, int, int]:
+        """Rows about the question's names first, then the header saying most of what is asked, then the most."""
+        return any(_about(r, names) for r in tables[key]), len(asked & stems(" ".join(key[1]))), len(about[key])
+
+    best = max(tables, key=fit)
+    rows = distinct(about[best])
+    if any(_STATED.match(cell.value) for r in tables[best] for cell in r.unit.cells):
+        return []  # the table states its own total ('Total: EUR 1.2m'): the ordinary reading reads it
+    return rows if len(rows) >= MIN_ROWS else []
+
+
+def total(question: str, readings: list[Reading], names: list[str], asked: set[str]
+          ) -> tuple[str, list[Reading]] | None:
+    """'What's the combined capacity of all the Tilburg meeting rooms?': the sum of the column, with its rows."""
+    rows = summed_rows(question, readings, names, asked)
+    found = [(_NUMBER.match((_column(r, asked) or "").strip()), r) for r in rows]
+    numbers = [m for m, _ in found if m]
+    if not rows or len(numbers) < len(rows):
+        return None
+    units = {(m["before"] or "").strip() for m in numbers}
+    amounts = [float(m["number"].replace(",", "")) for m in numbers]
+    whole = all(a.is_integer() for a in amounts)
+    added = f"{sum(amounts):,.0f}" if whole else f"{sum(amounts):,.2f}"
+    if len(units) != 1:
+        return None  # 'GBP 2.50' and 'EUR 2.80' do not add up
+    return f"{units.pop()} {added}".strip(), rows
 
 
 def unheld(rows: list[Reading], evidence: list[Evidence]) -> str | None:
