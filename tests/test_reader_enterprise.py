@@ -559,3 +559,14 @@ def test_part_of_a_hyphenated_name_is_no_code():
 
     assert [m.group() for m in PATTERNS["code"].finditer("Visitors: VB-Guest-LDS - ask reception")] == []
     assert [m.group() for m in PATTERNS["code"].finditer("the Guest-Net router")] == ["Guest-Net"]
+
+
+def test_an_acronym_a_rule_states_covers_the_spelling_a_glossary_gives_it():
+    rule = evidence("travel", "Travel Policy", "Rail: standard class. First class only when the single journey is "
+                    "longer than 4 hours and your SFC has approved it in advance.")
+    glossary = evidence("glossary", "Glossary", "- **SFC**: Site Finance Controller. There is one at each site.")
+    question = "Is first-class rail OK for a five-hour train journey if my SFC approves it in advance?"
+    understanding = Understanding(query_class="lookup", entities=["SFC"])
+    assert synthesise(question, understanding, [rule], None).short_answer == "yes"
+    # the glossary spells SFC out in the question as read: the rule, which says 'SFC', still says all of it
+    assert synthesise(question, understanding, [rule, glossary], None).short_answer == "yes"

@@ -148,6 +148,21 @@ def _opposed(unit_stems: frozenset[str], question: str) -> set[str]:
             any(o[:4] in prefixes for o in ANTONYMS.get(k, set()))}
 
 
+_SPELLED = re.compile(r"\b([A-Z]{2,5}) \(([^)]+)\)")
+"""An acronym with the spelling the evidence gives it, as the read question holds it: 'SFC (site finance
+controller)'."""
+
+
+def spelled_out(weights: dict[str, float], question: str, text: str) -> dict[str, float]:
+    """The weights without the words of an acronym's spelling when `text` states the acronym itself.
+
+    'if my SFC approves it' is stated by 'your SFC has approved it': the spelling is not missing from it.
+    """
+    said = {k for acronym, spelling in _SPELLED.findall(question) if re.search(rf"\b{acronym}\b", text)
+            for k in stems(spelling)}
+    return {k: w for k, w in weights.items() if k not in said} if said else weights
+
+
 def yes_or_no(question: str, entities: list[str], readings: list[Reading], weights: dict[str, float]
               ) -> tuple[str, list[Reading]] | None:
     """'yes' when every named thing's best unit says the rest of the question without a negation, else 'no'."""
@@ -164,20 +179,21 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
             return None
         best = max(found, key=lambda r: coverage([r.unit], rest) if rest else r.coverage)
         units.append(best)
-        said = coverage([best.unit], rest) if rest else best.coverage
+        stated = spelled_out(rest, question, best.unit.plain)
+        said = coverage([best.unit], stated) if rest else best.coverage
         negation = bool(_NEGATION.search(_IDIOMS.sub(" ", best.unit.plain))) and not _NEGATION.search(question)
         opposed = _opposed(best.unit.stems, question)
         # 'closed' answers 'open?' with no; 'not a closure day' with yes: a denied opposite agrees
         negated = negation != bool(opposed)
         if opposed:  # the opposite word stands for the question's word: it need not be stated
-            said = coverage([best.unit], {k: w for k, w in (rest or weights).items() if k not in opposed})
+            said = coverage([best.unit], {k: w for k, w in (stated or weights).items() if k not in opposed})
         # a limit on a quantity the question gives decides ('no more than 6 visitors' for eight: no; for four: yes)
         within = fits(question, best.unit.plain)
         if within is None:  # a cap on an amount ('the maximum for a hotel is £150 per night' for £140)
             within = within_cap(question, f"{best.unit.lead} {best.unit.plain}")
         if within is not None:  # the limit stands for the number the question gives: it need not be stated
             negated = not within
-            said = coverage([best.unit], unstated(rest or weights, question))
+            said = coverage([best.unit], unstated(stated or weights, question))
         # a rule for other amounts ('above EUR 5,000 need three quotes' for EUR 3,000) does not say yes
         agree = agree and said >= AGREE and not negated and not best.unit.out_of_range
     return ("yes" if agree else "no"), units
