@@ -35,6 +35,8 @@ class SubQuery(BaseModel):
     )
     purpose: str = Field(default="", description="Why this search: the whole question, an entity, a gap.")
     k: int = Field(default=5, ge=1, le=20, description="How many passages to fetch.")
+    mentions: str = Field(default="", description="A name the passages should state: those that do come first "
+                          "(a bridge search for the 'Learning & Development Lead' wants that role's row).")
 
     def shown(self, names: int = 8) -> str:
         """The search as traces show it: a title lookup's first names only (it may list hundreds)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from domain.models import Evidence
 from domain.usage import Usage
 from graph.context import RunContext
@@ -9,10 +11,29 @@ from graph.state import LoopState
 from graph.step_update import StepUpdate
 from policies.budget import check_before_retrieval_call, remaining_seconds
 from policies.errors import BoundloopError, StoreDamaged
+from retrieval.documents import SearchHit
 from retrieval.errors import SearchTimeout
 
 MAX_HELD_EXTRA = 6
 """How many more results a search asks for so that passages already held do not crowd out new ones."""
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.casefold().replace("&", " and ")).split())
+
+
+def stating_first(hits: list[SearchHit], name: str, held_docs: set[str]) -> list[SearchHit]:
+    """The hits of documents not held yet that state `name` first, then the rest as ranked; as ranked without one.
+
+    A bridge search for a role ranks the policy that names it beside the directory row that gives its person; the
+    row, in a document not held yet, is what the bridge is for. '&' and 'and' are the same ('Learning & Development
+    Lead').
+    """
+    if not name.strip():
+        return hits
+    key = f" {_plain(name)} "
+    first = [h for h in hits if h.doc_id not in held_docs and key in f" {_plain(h.text)} "]
+    return first + [h for h in hits if h not in first]
 
 
 def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
@@ -26,6 +47,7 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
     update: dict = {"next_step": "evaluate"}
     reason = f"hop {hop}"
     held = {e.chunk_id for e in state.get("evidence", [])}
+    held_docs = {e.doc_id for e in state.get("evidence", [])}
     counts: list[str] = []
     for query in pending:
         usage = context.usage(Usage(retrieval_calls=calls))
@@ -49,7 +71,7 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
         except BoundloopError as exc:
             update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
             break
-        new = [h.chunk_id for h in hits if h.chunk_id not in held][: query.k]
+        new = [h.chunk_id for h in stating_first(hits, query.mentions, held_docs) if h.chunk_id not in held][: query.k]
         counts.append(f"{query.id} found {len(new)}")
         evidence.extend(
             Evidence(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, text=h.text, score=h.score, hop=hop,

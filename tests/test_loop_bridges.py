@@ -6,7 +6,9 @@ import pytest
 
 from domain.models import Assessment, Evidence, Gap, SubQuery, Understanding
 from domain.text import name_spans
+from nodes.retrieve import stating_first
 from reasoners.offline import assess, planning
+from retrieval.documents import SearchHit
 from retrieval.ingest import ingest
 from retrieval.loaders import load_jsonl
 from retrieval.titles import split_names
@@ -62,9 +64,23 @@ def test_a_bridge_looks_up_titles_and_searches_the_named_link_with_what_is_asked
     refinement = planning.refine("Where does the rota owner sit?", [], Assessment(gap=gap), hop=1)
     lookup, wording = refinement.subqueries
     assert lookup.mode == "title" and wording.mode == "hybrid" and wording.text == "Dana Reyes desk"
+    assert wording.mentions == "Dana Reyes" and lookup.mentions == ""  # its passages should state the name
     no_links = planning.refine("Where does the rota owner sit?", [], Assessment(gap=gap.model_copy(
         update={"links": []})), hop=1)
     assert [q.mode for q in no_links.subqueries] == ["hybrid"]
+
+
+def test_a_bridge_search_takes_new_documents_stating_the_name_before_better_ranked_ones_that_do_not():
+    def hit(chunk_id, text):
+        return SearchHit(doc_id=chunk_id.split("#")[0], chunk_id=chunk_id, title=chunk_id, text=text, score=0.03)
+
+    hits = [hit("policy#0", "Funding over £1,000: the Learning & Development Lead approves."),
+            hit("newsletter#2", "Learning news from around the Trust."),
+            hit("directory#2", "Name: Jonah Whitcombe; Role: Learning and Development Lead; Ext.: 2088"),
+            hit("directory#0", "Who's who: executive team")]
+    ordered = stating_first(hits, "Learning & Development Lead", held_docs={"policy"})
+    assert [h.chunk_id for h in ordered] == ["directory#2", "policy#0", "newsletter#2", "directory#0"]
+    assert stating_first(hits, "", held_docs=set()) == hits  # a search for no name keeps the search's order
 
 
 def test_a_title_lookup_that_titled_nothing_leaves_the_bridge_open():

@@ -56,6 +56,7 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
     if gap is None:
         return Refinement(action="stop", reason="the evidence covers every sub-query and nothing conflicts")
     searches: list[tuple[str, SearchMode, str]] = []
+    named: dict[str, str] = {}  # a bridge search's purpose -> the name its passages should state
     done = {(_normalised(q.text), q.mode) for q in subqueries}
     if gap.kind == "bridge":
         if gap.links:
@@ -68,6 +69,7 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
                 searches.append((entity, "keyword", f"bridge entity by name: {entity}"))
             else:
                 searches.append((worded, "hybrid", f"bridge entity: {entity}"))
+            named[searches[-1][2]] = entity
         if gap.context and not gap.bridge_entities:
             searches.append((f"{question} {gap.context}", "hybrid",
                              "bridge: the question with its best evidence sentence"))
@@ -87,7 +89,7 @@ def refine(question: str, subqueries: list[SubQuery], assessment: Assessment, ho
             new.append(SubQuery(id=f"r{hop}.{len(new) + 1}", text=text, mode=mode, purpose=purpose,
                                 k=LINK_K if mode == "title" else LIST_K if purpose.startswith(
                                     ("the rest", "bridge entity by name"))
-                                else GAP_K))
+                                else GAP_K, mentions=named.get(purpose, "")))
     if not new:
         return Refinement(action="stop", reason=f"gap ({gap.description}) has no new search left to try")
     return Refinement(action="retrieve", subqueries=new, reason=gap.description)
