@@ -19,7 +19,7 @@ from reasoners.offline.extractive import best_chains, evidence_units, synthesise
 from reasoners.offline.lists import unfinished
 from reasoners.offline.reading import Reading, read
 from reasoners.offline.spans import finditer
-from reasoners.offline.tallies import counted_noun, counted_rows, unheld
+from reasoners.offline.tallies import asks_tally, counted_noun, counted_rows, unheld
 from retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2
@@ -123,7 +123,7 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
         unfinished_lists = unfinished(question, expected, read(question, expected, units, rank_of))
         if unfinished_lists:
             return Lack(False, unfinished=unfinished_lists, asked_of=head_phrase(question))
-    if expected.kind in ("number", "amount"):  # "How many people are based in Leeds?": the whole table first
+    if expected.kind in ("number", "amount") and asks_tally(question):  # 'How many people are in Leeds?': all rows
         units, rank_of = evidence_units(evidence)
         named = understanding.entities or entities(question, names_only=True)
         rows = counted_rows(question, read(question, expected, units, rank_of), named,

@@ -35,6 +35,11 @@ MIN_ROWS = 2
 """A table: at least this many rows of one document held, each with cells."""
 
 
+def asks_tally(question: str) -> bool:
+    """Whether the question counts or adds up rows ('how many ...', 'the combined ...', 'across both sites')."""
+    return bool(_HOW_MANY.search(question) or _TOTAL.search(question))
+
+
 def counted_noun(question: str, expected: Expected) -> set[str]:
     """The stems of what is counted or added up: the question's head phrase and the expected answer's noun.
 
