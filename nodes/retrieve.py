@@ -22,20 +22,28 @@ def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w]+", " ", text.casefold().replace("&", " and ")).split())
 
 
-def stating_first(hits: list[SearchHit], name: str, held_docs: set[str]) -> list[SearchHit]:
-    """The hits of documents not held yet that state `name` first, then the rest as ranked; as ranked without one.
+def stating_first(hits: list[SearchHit], name: str) -> list[SearchHit]:
+    """The hits giving `name` as a whole field of a row first, then the rest as ranked; as ranked without a name.
 
-    A bridge search for a role ranks the policy that names it beside the directory row that gives its person; the
-    row, in a document not held yet, is what the bridge is for. '&' and 'and' are the same ('Learning & Development
-    Lead').
+    A bridge search for a role ranks the policy that names it beside the directory row that gives its person
+    ('Role: Learning & Development Lead'); the row is what the bridge is for. '&' and 'and' are the same. Prose that
+    only mentions the name keeps its rank: a passing mention leads nowhere new.
     """
     if not name.strip():
         return hits
-    key = f" {_plain(name)} "
-    first = [h for h in hits if h.doc_id not in held_docs and key in f" {_plain(h.text)} "]
-    return first + [h for h in hits if h not in first]
+    key = _plain(name)
+    rows = [h for h in hits if _as_field(key, h.text)]
+    return rows + [h for h in hits if h not in rows]
 
 
+def _as_field(key: str, text: str) -> bool:
+    """Whether the text gives the (plain) name as a whole field of a row: 'Role: Financial Controller;'."""
+    return any(_plain(value.partition(":")[2] or value) == key
+               for line in text.splitlines() for value in re.split(r"[;|]", line))
+
+
+MENTIONS_EXTRA = 6
+"""How many more results a search for passages stating a name asks for: the ones stating it may rank lower."""
 def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
     """Runs each pending search with the time left as its timeout; no call starts once the count is spent."""
     executed = set(state.get("executed", []))
@@ -47,7 +55,6 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
     update: dict = {"next_step": "evaluate"}
     reason = f"hop {hop}"
     held = {e.chunk_id for e in state.get("evidence", [])}
-    held_docs = {e.doc_id for e in state.get("evidence", [])}
     counts: list[str] = []
     for query in pending:
         usage = context.usage(Usage(retrieval_calls=calls))
@@ -60,7 +67,8 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
         try:
             # a later hop asks for k passages it does not hold yet: held ones come back too, and count for nothing
             hits = context.searcher.search(
-                query.text, k=query.k + min(len(held), MAX_HELD_EXTRA), mode=query.mode,
+                query.text, k=query.k + min(len(held), MAX_HELD_EXTRA) + (MENTIONS_EXTRA if query.mentions else 0),
+                mode=query.mode,
                 timeout=remaining_seconds(usage, context.limits),
             )
         except SearchTimeout:
@@ -71,7 +79,7 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
         except BoundloopError as exc:
             update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
             break
-        new = [h.chunk_id for h in stating_first(hits, query.mentions, held_docs) if h.chunk_id not in held][: query.k]
+        new = [h.chunk_id for h in stating_first(hits, query.mentions) if h.chunk_id not in held][: query.k]
         counts.append(f"{query.id} found {len(new)}")
         evidence.extend(
             Evidence(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, text=h.text, score=h.score, hop=hop,

@@ -70,17 +70,19 @@ def test_a_bridge_looks_up_titles_and_searches_the_named_link_with_what_is_asked
     assert [q.mode for q in no_links.subqueries] == ["hybrid"]
 
 
-def test_a_bridge_search_takes_new_documents_stating_the_name_before_better_ranked_ones_that_do_not():
+def test_a_bridge_search_takes_rows_giving_the_name_as_a_field_before_better_ranked_prose():
     def hit(chunk_id, text):
         return SearchHit(doc_id=chunk_id.split("#")[0], chunk_id=chunk_id, title=chunk_id, text=text, score=0.03)
 
     hits = [hit("policy#0", "Funding over £1,000: the Learning & Development Lead approves."),
             hit("newsletter#2", "Learning news from around the Trust."),
-            hit("directory#2", "Name: Jonah Whitcombe; Role: Learning and Development Lead; Ext.: 2088"),
+            hit("directory#2", "Name: Ann Lee; Role: Finance Lead\nName: Jonah Whitcombe; Role: Learning and "
+                               "Development Lead; Ext.: 2088"),
             hit("directory#0", "Who's who: executive team")]
-    ordered = stating_first(hits, "Learning & Development Lead", held_docs={"policy"})
+    ordered = stating_first(hits, "Learning & Development Lead")
     assert [h.chunk_id for h in ordered] == ["directory#2", "policy#0", "newsletter#2", "directory#0"]
-    assert stating_first(hits, "", held_docs=set()) == hits  # a search for no name keeps the search's order
+    assert stating_first(hits, "") == hits  # a search for no name keeps the search's order
+    assert stating_first(hits, "Finance") == hits  # part of a field is no field
 
 
 def test_a_title_lookup_that_titled_nothing_leaves_the_bridge_open():

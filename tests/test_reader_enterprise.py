@@ -3,11 +3,14 @@ identifier columns, duration questions."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from domain.models import Evidence, Understanding
 from domain.text import stems
 from reasoners.offline.answer_types import expected_answer
+from reasoners.offline.bridges import missing_links
 from reasoners.offline.chains import Chain
 from reasoners.offline.extractive import best_chains, synthesise
 from reasoners.offline.ranges import amounts, excludes
@@ -570,3 +573,38 @@ def test_an_acronym_a_rule_states_covers_the_spelling_a_glossary_gives_it():
     assert synthesise(question, understanding, [rule], None).short_answer == "yes"
     # the glossary spells SFC out in the question as read: the rule, which says 'SFC', still says all of it
     assert synthesise(question, understanding, [rule, glossary], None).short_answer == "yes"
+
+
+def test_amounts_written_with_k_or_m_are_thousands_and_millions():
+    assert [a[1] for a in amounts("a €120k contract and a £1.2m budget, €5 m in all")] == [120_000, 1_200_000,
+                                                                                           5_000_000]
+
+
+def test_the_row_naming_the_doer_of_the_questions_verb_leads_the_chain():
+    limits = evidence("limits", "Delegation of Authority", "Total value (excl. VAT): Up to €15,000; Approver: "
+                      "Department head\nTotal value (excl. VAT): €15,000.01 – €75,000; Approver: Financial "
+                      "Controller\n\nPurchases above €15,000 require at least three written quotes, collected by "
+                      "the Procurement Lead.")
+    people = evidence("people", "Who's Who", "Name: Hanneke Bos; Role: Financial Controller; Ext.: 2214\n"
+                      "Name: Tomasz Zielinski; Role: Procurement Lead; Ext.: 6105")
+    question = "What's the extension of the person who has to approve a €40,000 purchase order?"
+    assert short(question, limits, people) == "2214"
+    lack = missing_links(question, Understanding(query_class="multi_hop"), [limits], set())
+    assert lack.links[:1] == ["Financial Controller"]  # evaluate follows the approver, not the quote collector
+
+
+def test_an_address_of_the_kind_asked_in_a_row_covering_the_question_answers_it(monkeypatch):
+    from reasoners.offline import extractive
+    from reasoners.offline.similarity import EncoderSimilarity
+
+    policy = evidence("leave", "Leave Policy", "All leave is requested in Tidewater, our HR system.")
+    catalogue = evidence("systems", "IT Systems Catalogue", "System: Tidewater; What it is for: HR system: annual "
+                         "leave requests, payslips; URL: https://tidewater.example\nSystem: Compass; What it is for: IT "
+                         "portal: tickets, access requests; URL: https://compass.example")
+    monkeypatch.setattr(extractive, "probability", lambda *args: 0.0)  # the model hesitating, as between two rows
+    ask = partial(synthesise, understanding=Understanding(query_class="multi_hop"), evidence=[policy, catalogue],
+                  assessment=None, similarity=EncoderSimilarity())
+    assert ask("What is the web address of the system I use to request annual leave?").short_answer == \
+        "https://tidewater.example"
+    # a row covering less of the question is left to the model
+    assert ask("What is the web address of the system for booking desks in the Lisbon office?").short_answer is None

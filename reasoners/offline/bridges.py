@@ -17,7 +17,7 @@ from reasoners.offline.answerability import Similarity
 from reasoners.offline.chains import Chain
 from reasoners.offline.extractive import best_chains, evidence_units, synthesise
 from reasoners.offline.lists import unfinished
-from reasoners.offline.reading import Reading, read
+from reasoners.offline.reading import DOER_BONUS, Reading, read
 from reasoners.offline.spans import finditer
 from reasoners.offline.tallies import asks_tally, counted_noun, counted_rows, unheld
 from retrieval.titles import normalise_name, title_keys
@@ -104,11 +104,13 @@ GIVEN_BONUS = 0.2
 def _leads(chain: Chain) -> float:
     """How likely a chain leads to the answer, best first: what it covers, the rows the question selects first.
 
-    A superseded passage or a row about other amounts leads nowhere.
+    A superseded passage or a row about other amounts leads nowhere. A row whose column names the doer of the
+    question's verb ('Approver' for 'who has to approve') leads to the person asked about.
     """
     given = any(r.given for r in chain.readings)
     applies = all(r.applies for r in chain.readings)
-    return -(chain.coverage + GIVEN_BONUS * given - (0 if applies else 1.0))
+    doer = any(r.doer for r in chain.readings)
+    return -(chain.coverage + GIVEN_BONUS * given + DOER_BONUS * doer - (0 if applies else 1.0))
 
 
 def missing_links(question: str, understanding: Understanding, evidence: list[Evidence],

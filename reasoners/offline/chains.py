@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from domain.text import entities, name_spans, stems
+from reasoners.offline.reading import DOER_BONUS, Reading, coverage
 from reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
-from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import finditer
 from retrieval.titles import normalise_name, title_keys
 
@@ -61,9 +61,11 @@ class Chain:
         """What its units cover together and the last unit's fit, less a penalty per earlier unit not applying.
 
         An earlier unit does not apply when it is superseded or a row about other amounts: a chain through it answers
-        another case.
+        another case. One naming the doer of the question's verb ('Approver: Financial Controller') leads to whom the
+        question asks about.
         """
-        return self.coverage + self.last.fit - NOT_APPLYING_PENALTY * sum(not r.applies for r in self.readings[:-1])
+        return self.coverage + self.last.fit - NOT_APPLYING_PENALTY * sum(not r.applies for r in self.readings[:-1]) \
+            + DOER_BONUS * any(r.doer for r in self.readings[:-1])
 
     @property
     def answer(self) -> str | None:

@@ -53,7 +53,7 @@ def amounts(text: str) -> list[tuple[str, float, str]]:
         written = match.group(0)
         currency = next((c for c in (*_CODES, "€", "$", "£") if c.lower() in written.lower()), "")
         digits = re.search(r"\d[\d,]*(?:\.\d+)?", written)
-        scale = re.search(r"million|thousand|\bm\b|\bk\b", written, re.IGNORECASE)
+        scale = re.search(r"million|thousand|(?<![a-z])[mk]\b", written, re.IGNORECASE)  # '€120k' too
         if digits:
             value = _number(digits.group(0), scale.group(0) if scale else None)
             before = text[max(0, match.start() - 20):match.start()]

@@ -36,6 +36,9 @@ GENERIC = frozenset(stems(
 TYPED_KINDS = {"amount", "number", "date", "time", "phone", "email", "url", "room", "code"}
 """Kinds whose value has a recognisable form: a unit without one cannot answer."""
 FOUND_BONUS, MISSING_PENALTY, SUPERSEDED_PENALTY, HEAD_BONUS, VERB_BONUS = 0.2, 0.3, 0.5, 0.15, 0.02
+DOER_BONUS = 0.1
+"""A row whose column names the doer of the question's verb ('Approver' for 'who has to approve') names whom the
+question asks about; a sentence that only uses the verb does not."""
 BOUND_BONUS = 0.1
 """For a question asking for a bound, a unit whose value a bound of that side leads into ('may not exceed 10 hours')."""
 HEADED_FIT = 0.03
@@ -49,7 +52,13 @@ _AUXILIARY = re.compile(r"\b(?:can|could|do|does|did|must|should|will|may|would|
                         re.I)
 _CLAUSE_END = frozenset("to for from with by during before after within into about under at per than".split())
 _PARTICLES = frozenset("over up out off back down away in on".split())
-_WHO_VERB = re.compile(r"^\s*who\s+([a-z]{3,}s)\b", re.I)
+_WHO_VERB = re.compile(r"^\s*who\s+(?!has\b|does\b|was\b|is\b)([a-z]{3,}s)\b", re.I)
+_WHO_MODAL = re.compile(r"\bwho\s+(?:has|have|needs?|gets?|is able|are able|is allowed|is authori[sz]ed)\s+to\s+"
+                        r"([a-z]{3,})\b|\bwho\s+(?:can|must|should|will|may|would|could)\s+([a-z]{3,})\b", re.I)
+"""'Who has to approve it?', 'the person who can sign off a contract': 'approve', 'sign'."""
+_WHO_RELATIVE = re.compile(r"\b(?:person|one|someone|people|role|manager|colleague)\s+who\s+(?!has\b|does\b|was\b|"
+                           r"is\b)([a-z]{3,}s)\b", re.I)
+"""'the person who books our business trips': 'book'."""
 OUT_OF_RANGE_PENALTY = 0.3
 """A row about other amounts than the question's is as unlikely to answer as a superseded one."""
 GIVEN_KINDS = ("date", "amount", "time", "code")
@@ -76,6 +85,8 @@ class Reading:
     """The words of what is asked that its answer stands for: 'web address' when a URL is asked and found."""
     distance: float = 1.0
     """How far its answer stands from the words the question matched, over the unit's length (1 without one)."""
+    doer: bool = False
+    """Whether a column of it names the doer of the question's verb ('Approver' for 'who has to approve')."""
 
     @property
     def score(self) -> float:
@@ -184,6 +195,16 @@ def _by_clipping(units: list[Unit], weights: dict[str, float], question: str) ->
     return marked
 
 
+def doer_verb(question: str) -> str:
+    """The stem of what the person asked about does; '' when the question names no such doing.
+
+    'approv' of 'the person who has to approve a €40,000 order' and of 'Who approves claims?', 'book' of 'the person
+    who books our trips'. A row whose column names that doer ('Approver') names the person.
+    """
+    who = _WHO_MODAL.search(question) or _WHO_VERB.search(question) or _WHO_RELATIVE.search(question)
+    return stem(next(g for g in who.groups() if g).lower()) if who else ""
+
+
 def asked_verb(question: str) -> str:
     """The stem of what the question asks is done; '' when it cannot tell.
 
@@ -220,7 +241,7 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
     named = supplied_words(question, expected)
     question_stems = set(weights)
     head = stem(expected.head) if expected.head else ""
-    verb = asked_verb(question)
+    verb, doer = asked_verb(question), doer_verb(question)
     rate = rate_of(question, 0, len(question)) if expected.kind in ("amount", "number") else ""
     readings: list[Reading] = []
     for unit in units:
@@ -237,6 +258,9 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
             fit += HEADED_FIT
         if verb and verb in unit.stems:
             fit += VERB_BONUS
+        names_doer = bool(doer) and any(doer in stems(cell.header) for cell in unit.cells if cell.header)
+        if names_doer:
+            fit += DOER_BONUS  # 'Approver: Financial Controller' for 'the person who has to approve'
         if guess and expected.kind == "amount" and guess.kind == "number":
             fit -= COUNT_FOR_AMOUNT_PENALTY  # 'Staff spaces: 410' for 'what's the fine': a count, not money
         if guess and rate and (stated := rate_of(unit.plain, guess.start, len(guess.text))):
@@ -251,5 +275,5 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
         states = bool(unit.holds) or any(value in unit.plain.lower() for value in given)
         supplied = named if answer else frozenset()
         readings.append(Reading(unit, coverage([unit], weights, supplied), fit, answer, states, supplied,
-                                min(guess.distance, 1.0) if guess else 1.0))
+                                min(guess.distance, 1.0) if guess else 1.0, names_doer))
     return sorted(readings, key=lambda r: -r.score)
