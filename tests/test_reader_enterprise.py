@@ -599,8 +599,8 @@ def test_an_address_of_the_kind_asked_in_a_row_covering_the_question_answers_it(
 
     policy = evidence("leave", "Leave Policy", "All leave is requested in Tidewater, our HR system.")
     catalogue = evidence("systems", "IT Systems Catalogue", "System: Tidewater; What it is for: HR system: annual "
-                         "leave requests, payslips; URL: https://tidewater.example\nSystem: Compass; What it is for: IT "
-                         "portal: tickets, access requests; URL: https://compass.example")
+                         "leave requests, payslips; URL: https://tidewater.example\nSystem: Compass; What it is "
+                         "for: IT portal: tickets, access requests; URL: https://compass.example")
     monkeypatch.setattr(extractive, "probability", lambda *args: 0.0)  # the model hesitating, as between two rows
     ask = partial(synthesise, understanding=Understanding(query_class="multi_hop"), evidence=[policy, catalogue],
                   assessment=None, similarity=EncoderSimilarity())
