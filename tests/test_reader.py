@@ -320,6 +320,17 @@ def test_a_how_to_question_is_answered_by_the_steps_under_the_heading_that_names
     assert found.short_answer is None
 
 
+def test_the_steps_to_do_something_are_a_procedure_whatever_the_question_is_classed():
+    policy = evidence("travel", "Travel Policy", "# Travel Policy\n## Scope\nIt applies to company business trips.\n"
+                      "## How to book a trip\n1. Agree the dates with your manager.\n2. Raise a travel request in "
+                      "PeopleHub.\n3. Send it to the Travel Coordinator at least 14 days before departure.")
+    for query_class in ("aggregation", "lookup"):
+        found = synthesise("What are the steps to book a business trip?", Understanding(query_class=query_class),
+                           [policy], None)
+        assert [c.text[:10] for c in found.claims] == ["Agree the ", "Raise a tr", "Send it to"]
+        assert found.short_answer is None  # no list of names made of the steps
+
+
 def test_an_acronym_reads_as_the_words_the_documents_spell_it_with():
     from reasoners.offline.acronyms import expanded
 

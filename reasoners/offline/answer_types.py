@@ -45,6 +45,8 @@ _HEADS: list[tuple[str, str]] = [
 ]
 _HEAD_KINDS = [(re.compile(rf"^(?:{pattern})$"), kind) for pattern, kind in _HEADS]
 
+_STEPS = re.compile(r"^\s*what (?:are|is) (?:the |our )?(?:steps|stages|process|procedure|instructions)\b")
+"""A question asking how something is done, step by step, which an aggregation class would read as a list."""
 _EXPLANATION = re.compile(
     r"^\s*(?:how (?:do|does|did|can|could|should|would|to|is|are)\b(?! (?:many|much|long|far|old|big|often))"
     r"|why\b|explain\b|describe\b|summari[sz]e\b"
@@ -223,6 +225,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected("choice", head, options)
     if _YES_NO.match(lower):
         return Expected("yes_no")
+    if _STEPS.match(lower):  # 'What are the steps to book a trip?': a procedure, however the question is classed
+        return Expected("explanation")
     if query_class == "aggregation" or (re.match(r"^\s*(which|what)\b", lower) and plural_noun(phrase, question)):
         return Expected("list", plural_noun(phrase, question) or head)
     if query_class == "comparison" and re.search(r"\bcompare|\bversus\b|\bvs\b", lower):
