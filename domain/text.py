@@ -29,7 +29,7 @@ _LEADING = set(
     """what which who whom whose when where why how is are was were do does did can could the a an in on of for and
     or if i my at to from by with as this that our we you your it its there has have had will would should not no
     yes all any each every some am ok okay please hi hello thanks what's who's where's when's how's which's
-    what’s who’s where’s when’s how’s""".split()
+    what’s who’s where’s when’s how’s i've i'm i'd i'll i’ve i’m i’d i’ll""".split()
 )
 
 

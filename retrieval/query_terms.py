@@ -15,7 +15,7 @@ STOPWORDS = frozenset(
     shall whose does did done get got one two once again""".split()
 ) | frozenset(  # contractions typed without the apostrophe, and the halves an apostrophe leaves ("doesn't")
     """whats wheres whos hows whens im ive youre theyre dont doesnt didnt cant isnt arent wasnt werent wont
-    doesn didn isn aren wasn weren hasn hadn wouldn shouldn couldn""".split()
+    doesn didn isn aren wasn weren hasn hadn wouldn shouldn couldn ve ll re""".split()
 )
 
 

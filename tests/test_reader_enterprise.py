@@ -608,3 +608,15 @@ def test_an_address_of_the_kind_asked_in_a_row_covering_the_question_answers_it(
         "https://tidewater.example"
     # a row covering less of the question is left to the model
     assert ask("What is the web address of the system for booking desks in the Lisbon office?").short_answer is None
+
+
+def test_i_ve_and_i_m_are_no_names_and_leave_no_words_behind():
+    from domain.text import entities
+
+    question = "I've been here three years. How much notice do I have to give if I resign?"
+    assert entities(question) == [] and entities("I'm new. Where's the canteen?") == []
+    assert {"ve", "ll", "re"}.isdisjoint(stems(f"{question} We'll see, they're here."))
+    faq = evidence("faq", "Staff FAQ", "### What notice do I have to give if I resign?\nIt depends on your length of "
+                   "service:\n- Less than 2 years: 1 month\n- 2 years up to 5 years: 2 months\n- More than 5 years: "
+                   "3 months")
+    assert short(question, faq) == "2 months"
