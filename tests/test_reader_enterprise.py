@@ -620,3 +620,18 @@ def test_i_ve_and_i_m_are_no_names_and_leave_no_words_behind():
                    "service:\n- Less than 2 years: 1 month\n- 2 years up to 5 years: 2 months\n- More than 5 years: "
                    "3 months")
     assert short(question, faq) == "2 months"
+
+
+def test_a_place_no_row_names_is_read_against_the_row_for_everywhere_else():
+    hotels = evidence("travel", "Travel Policy", "## Hotels\nThe most you can claim for a hotel is:\n"
+                      "- **London:** £150 per night, including breakfast;\n- **anywhere else in the UK:** £95 per "
+                      "night, including breakfast.\n\nBook through the travel desk.")
+
+    def said(question: str, place: str) -> str | None:
+        return synthesise(question, Understanding(query_class="lookup", entities=[place]), [hotels],
+                          None).short_answer
+
+    assert said("Can I claim £110 for a hotel night in Leeds?", "Leeds") == "no"
+    assert said("Can I claim £90 for a hotel night in Leeds?", "Leeds") == "yes"
+    assert said("Can I claim £140 for a hotel night in London?", "London") == "yes"
+    assert said("Can I claim £160 for a hotel night in London?", "London") == "no"

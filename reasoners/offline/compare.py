@@ -16,7 +16,7 @@ from functools import partial
 from domain.text import stems, values
 from reasoners.offline.answerability import ANTONYMS
 from reasoners.offline.quantities import fits, unstated
-from reasoners.offline.ranges import within_cap
+from reasoners.offline.ranges import otherwise, within_cap
 from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import spans
 from reasoners.offline.units import chunk_ordinal
@@ -175,6 +175,8 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
     joint = [r for r in readings if all(id(r) in side for side in sides)] if sides else []
     for entity in [""] if joint else named:
         found = joint or (about(entity, readings) if entity else readings)
+        if not found and entity:  # 'a hotel night in Leeds' against 'London: £150; anywhere else in the UK: £95'
+            found = [r for r in readings if otherwise(r.unit.plain)]
         if not found:
             return None
         best = max(found, key=lambda r: coverage([r.unit], rest) if rest else r.coverage)

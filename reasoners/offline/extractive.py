@@ -24,6 +24,7 @@ from reasoners.offline.lists import bounded, list_items, superlative_item
 from reasoners.offline.permission import allowed_by_name, forbidden
 from reasoners.offline.procedures import procedure
 from reasoners.offline.quantities import fits, unstated
+from reasoners.offline.ranges import otherwise, within_cap
 from reasoners.offline.reading import Reading, coverage, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.shared import shared_trait
@@ -142,9 +143,14 @@ def _draft(question: str, readings: list[Reading], short_answer: str | None) -> 
 def _asked_of(reading: Reading, weights: dict[str, float], question: str) -> float:
     """A yes/no reading's coverage; a quantity the question gives is covered by a limit on its unit.
 
-    For '7 days' against 'up to 5 days' the limit, not the number, is what the passage must state.
+    For '7 days' against 'up to 5 days' the limit, not the number, is what the passage must state; so for '£110'
+    against 'a maximum of £95'. A row for everywhere else states the place the question names.
     """
-    if fits(question, reading.unit.plain) is None:
+    text = reading.unit.plain
+    if otherwise(text):  # 'anywhere else in the UK: £95' stands for the place the question names
+        named = {k for name in entities(question, names_only=True) for k in stems(name)} - reading.unit.stems
+        weights = {k: w for k, w in weights.items() if k not in named}
+    elif fits(question, text) is None and within_cap(question, f"{reading.unit.lead} {text}") is None:
         return reading.coverage
     return coverage([reading.unit], unstated(weights, question))
 

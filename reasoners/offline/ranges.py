@@ -119,7 +119,14 @@ def held_values(text: str, question: str) -> list[str]:
     return [written for written, value, currency in amounts(question) if holds(text, value, currency)]
 
 
-_OTHERWISE = re.compile(r"\b(all other|any other|every other|otherwise|all remaining|anything else|the rest)\b", re.I)
+_OTHERWISE = re.compile(r"\b(all other|any other|every other|otherwise|all remaining|anything else|the rest|rest of|"
+                        r"anywhere else|everywhere else|elsewhere|other (?:locations|cities|sites|offices|places|"
+                        r"countries|regions|areas))\b", re.I)
+
+
+def otherwise(text: str) -> bool:
+    """Whether the text is about every case the texts beside it leave out ('anywhere else in the UK: £95')."""
+    return bool(_OTHERWISE.search(text))
 
 
 def catch_all(text: str) -> bool:
@@ -127,10 +134,11 @@ def catch_all(text: str) -> bool:
 
     Such a sentence holds an amount that none of the ranges beside it hold.
     """
-    return bool(_OTHERWISE.search(text)) and not _BOUND.search(text) and not _BETWEEN.search(text)
+    return otherwise(text) and not _BOUND.search(text) and not _BETWEEN.search(text)
 
 
-_CAP = re.compile(r"\b(?:maximum|max\.?|limits?|caps?|capped|ceiling|(?:not|never) (?:to )?exceed)\b", re.IGNORECASE)
+_CAP = re.compile(r"\b(?:maximum|max\.?|limits?|caps?|capped|ceiling|(?:not|never) (?:to )?exceed|the most)\b",
+                  re.IGNORECASE)
 
 
 def within_cap(question: str, text: str) -> bool | None:
