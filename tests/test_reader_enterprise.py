@@ -635,3 +635,16 @@ def test_a_place_no_row_names_is_read_against_the_row_for_everywhere_else():
     assert said("Can I claim £90 for a hotel night in Leeds?", "Leeds") == "yes"
     assert said("Can I claim £140 for a hotel night in London?", "London") == "yes"
     assert said("Can I claim £160 for a hotel night in London?", "London") == "no"
+
+
+def test_a_semicolon_inside_a_cell_is_no_new_field_and_a_level_is_a_floor():
+    from reasoners.offline.units import cells_of
+
+    row = "Room: Rowan Room; Location: Level 1; Seats: 12; Notes: Next to the staff room; can be noisy at lunchtime"
+    assert [c.header for c in cells_of(row)] == ["Room", "Location", "Seats", "Notes"]
+    assert cells_of(row)[-1].value == "Next to the staff room; can be noisy at lunchtime"
+    # a field whose header is too long to read as one still stands apart
+    long = "Band: Band 3; Weekday nights (20:00–06:00) and all of Saturday: 37%; Sundays and bank holidays: 74%"
+    assert cells_of(long)[0] == ("Band", "Band 3")
+    rooms = evidence("rooms", "Meeting rooms", f"## Ellerby\nRoom: Ash Room; Location: Ground floor; Seats: 8\n{row}")
+    assert short("which floor is the rowan room at ellerby on", rooms) == "Level 1"

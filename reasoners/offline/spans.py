@@ -76,7 +76,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
     "url": re.compile(r"\bhttps?://[^\s)\]>;,]+|\b(?:[a-z0-9-]+\.)+(?:example|com|org|net|io|dev|app|co|pt|ca|uk|de|"
                       r"fr|eu|gov|edu|internal|local|corp)(?:/[^\s)\]>;,]*)?\b", re.IGNORECASE),
-    "room": re.compile(r"\b(?:room|desk|office|suite|floor|seat)\s+[A-Z]?\d+(?:[.-]\d+)*[A-Z]?\b"
+    "room": re.compile(r"\b(?:room|desk|office|suite|floor|seat|level)\s+[A-Z]?\d+(?:[.-]\d+)*[A-Z]?\b"
                        r"|(?<![\w.+-])\d{1,2}[.-]\d{2,3}[A-Z]?(?![\w.-]|\.\d)"
                        r"|(?<![\w.+-])(?-i:[A-Z]{1,2}-?[A-Z]?\d{1,2}[.-]\d{2,3}[A-Z]?)(?![\w.-]|\.\d)", re.IGNORECASE),
     "code": re.compile(

@@ -93,13 +93,18 @@ def plain(text: str) -> str:
 
 
 def cells_of(text: str) -> tuple[Cell, ...]:
-    """The fields of a row ('Label; Header: value; ...') or key-value line ('Europe: EUR 55 per day')."""
+    """The fields of a row ('Label; Header: value; ...') or key-value line ('Europe: EUR 55 per day').
+
+    A part without a header or colon after a field goes on that field's value: only a row's first part is its label.
+    """
     parts = [p.strip() for p in plain(text).split("; ") if p.strip()]
     cells: list[Cell] = []
     for part in parts:
         match = _CELL.match(part)
         if match and len(match.group(1).split()) <= 6:
             cells.append(Cell(match.group(1).strip(), match.group(2).strip()))
+        elif cells and cells[-1].header and ": " not in part:  # 'Notes: Next to the staff room; can be noisy'
+            cells[-1] = Cell(cells[-1].header, f"{cells[-1].value}; {part}")
         else:
             cells.append(Cell("", part))
     if any(c.header for c in cells) and (len(cells) > 1 or len(parts) == 1):
