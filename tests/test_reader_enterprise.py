@@ -648,3 +648,11 @@ def test_a_semicolon_inside_a_cell_is_no_new_field_and_a_level_is_a_floor():
     assert cells_of(long)[0] == ("Band", "Band 3")
     rooms = evidence("rooms", "Meeting rooms", f"## Ellerby\nRoom: Ash Room; Location: Ground floor; Seats: 8\n{row}")
     assert short("which floor is the rowan room at ellerby on", rooms) == "Level 1"
+
+
+def test_words_for_approving_say_one_another():
+    from reasoners.offline.units import implied
+
+    assert {"okay", "ok", "approv", "sign"} <= implied("The CIO may authorise local admin rights.")
+    assert {"okay", "authoris"} <= implied("Requests are signed off by the CIO.")
+    assert not implied("The CIO owns the laptop fleet.")

@@ -118,8 +118,11 @@ _IMPLIED = [(re.compile(p, re.I), frozenset(stems(words))) for p, words in (
      "maximum max"),
     (r"\blong\b", "length"), (r"\bwide\b", "width"), (r"\b(?:high|tall)\b", "height"), (r"\bdeep\b", "depth"),
     (r"\bheavy\b", "weight"),
+    (r"\b(?:authori[sz]\w*|approv\w*|okay(?:s|ed)?|sanction\w*|sign(?:s|ed|ing)?[ -]off)\b",
+     "approve authorise authorize okay ok sanction sign"),
 )]
-"""Words a passage says without writing them: 'at least twelve characters long' gives a minimum length."""
+"""Words a passage says without writing them: 'at least twelve characters long' gives a minimum length; 'may
+authorise' says who can okay, approve or sign off."""
 
 
 def implied(text: str) -> frozenset[str]:
