@@ -65,7 +65,10 @@ def chat(user: str, ask: Ask, read: Callable[[str], str]) -> int:
         if line.startswith("/"):
             print(f"unknown command {line.split()[0]!r}: {HELP}")
             continue
-        conversation = _answer(user, ask, line, conversation)
+        try:
+            conversation = _answer(user, ask, line, conversation)
+        except KeyboardInterrupt:  # while the answer prints: the session goes on, as at the prompt
+            print()
 
 
 def _answer(user: str, ask: Ask, question: str, conversation: str | None) -> str | None:

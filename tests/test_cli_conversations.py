@@ -86,6 +86,26 @@ def test_ctrl_c_cancels_the_running_question_and_the_session_goes_on(capsys, tmp
     assert "unknown command '/nope'" in out
 
 
+def test_ctrl_c_while_an_answer_prints_keeps_the_session(capsys, monkeypatch, tmp_path, index, encoder, resolver):
+    from cli import chat_command
+
+    runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
+    printed = iter([KeyboardInterrupt(), None])
+
+    def print_result(result, question):
+        if (pressed := next(printed)) is not None:
+            raise pressed
+        print(f"printed: {result.short_answer}")
+
+    monkeypatch.setattr(chat_command, "print_result", print_result)
+    lines = iter(["Who is the Head of Finance?", "Who is the Head of Finance?", "/quit"])
+    try:
+        assert chat("bob", runner.ask, lambda prompt: next(lines)) == 0
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C while an answer printed ended the session")
+    assert capsys.readouterr().out.count("printed:") == 1
+
+
 def test_a_conversation_deleted_during_the_session_is_said_and_the_next_question_starts_anew(capsys, tmp_path, index,
                                                                                            encoder, resolver):
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
@@ -129,7 +149,10 @@ def test_chat_in_a_terminal(demo_cache):
         while marker not in seen:
             assert time.monotonic() < deadline, seen.decode(errors="replace")[-2000:]
             if select.select([leader], [], [], 0.5)[0]:
-                seen += os.read(leader, 65536)
+                try:
+                    seen += os.read(leader, 65536)
+                except OSError:  # the session ended: say how, with what it printed
+                    pytest.fail(f"chat exited ({proc.poll()}): {seen.decode(errors='replace')[-2000:]}")
 
     try:
         until(b"you> ")
