@@ -30,15 +30,16 @@ _ASKS = re.compile(
 _FORBIDS = re.compile(
     r"\b(?:(?:strictly |expressly )?(?:prohibited|forbidden|banned)|not (?:allowed|permitted)|may not|must not|"
     r"mustn't|cannot|can't|(?:is|are) not to be)\b", re.IGNORECASE)
+_APPROVAL = r"approv|consent|permission|authori[sz]|sign(?:ed)?[- ]?off"
+"""The words of someone's approval, as the start of a word ('approved', 'authorisation')."""
 _CONDITIONAL = re.compile(
-    r"\bonly\b[^.;]{0,60}?\b(?:with|after|once|if|when)\b[^.;]{0,60}?"
-    r"\b(?:approv|consent|permission|authori[sz]|sign(?:ed)?[- ]?off|agree)"
-    r"|\b(?:requires?|needs?|must (?:be|have|get|first)|subject to)\b[^.;]{0,60}?"
-    r"\b(?:approv|consent|permission|authori[sz]|sign(?:ed)?[- ]?off)", re.IGNORECASE)
+    rf"\bonly\b[^.;]{{0,60}}?\b(?:with|after|once|if|when)\b[^.;]{{0,60}}?\b(?:{_APPROVAL}|agree)"
+    rf"|\b(?:requires?|needs?|must (?:be|have|get|first)|subject to)\b[^.;]{{0,60}}?\b(?:{_APPROVAL})",
+    re.IGNORECASE)
 """A rule allowing the act only with someone's approval."""
 _WITHOUT = re.compile(
-    r"\bwithout\b[^.?]{0,30}?\b(?:approv|consent|permission|authori[sz]|sign(?:ed)?[- ]?off|ask|tell|check|anyone|"
-    r"anybody|(?:my|a|the) (?:manager|boss|line manager))", re.IGNORECASE)
+    rf"\bwithout\b[^.?]{{0,30}}?\b(?:{_APPROVAL}|ask|tell|check|anyone|anybody|(?:my|a|the) (?:manager|boss|"
+    r"line manager))", re.IGNORECASE)
 """The question says the asker will not have the approval a rule may ask for."""
 _EXCEPTED = re.compile(
     r"\b(?:except|unless|other than|apart from|more than|less than|fewer than|longer than|over|above|below|under|"
