@@ -16,6 +16,8 @@ from retrieval.errors import SearchTimeout
 
 MAX_HELD_EXTRA = 6
 """How many more results a search asks for so that passages already held do not crowd out new ones."""
+MENTIONS_EXTRA = 6
+"""How many more results a search for passages stating a name asks for: the ones stating it may rank lower."""
 
 
 def _plain(text: str) -> str:
@@ -42,8 +44,6 @@ def _as_field(key: str, text: str) -> bool:
                for line in text.splitlines() for value in re.split(r"[;|]", line))
 
 
-MENTIONS_EXTRA = 6
-"""How many more results a search for passages stating a name asks for: the ones stating it may rank lower."""
 def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
     """Runs each pending search with the time left as its timeout; no call starts once the count is spent."""
     executed = set(state.get("executed", []))

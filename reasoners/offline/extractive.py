@@ -28,7 +28,7 @@ from reasoners.offline.ranges import otherwise, within_cap
 from reasoners.offline.reading import Reading, coverage, read, term_weights
 from reasoners.offline.render import render
 from reasoners.offline.shared import shared_trait
-from reasoners.offline.tallies import counted_noun, tally, total
+from reasoners.offline.tallies import asks_count, counted_noun, tally, total
 from reasoners.offline.units import Unit, units_of
 from reasoners.offline.versions import older_versions
 
@@ -85,13 +85,13 @@ def asked(question: str) -> str:
 def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
                 ) -> tuple[Expected, list[Chain]]:
     """The expected answer and every candidate chain over the evidence, best first."""
-    question, expected, readings, weights = _reading(question, understanding, evidence)
+    question, expected, _, readings, weights = _reading(question, understanding, evidence)
     return expected, chains(readings, question, weights)
 
 
 def _reading(question: str, understanding: Understanding, evidence: list[Evidence]
-             ) -> tuple[str, Expected, list[Reading], dict[str, float]]:
-    """The question as read, what it asks for, every unit of the evidence read for it, and its words' weights.
+             ) -> tuple[str, Expected, list[Unit], list[Reading], dict[str, float]]:
+    """The question as read, what it asks for, the evidence's units, each read for it, and its words' weights.
 
     As read: sentences that instruct the assistant out, acronyms spelled, names typed in lower case cased.
     """
@@ -99,7 +99,7 @@ def _reading(question: str, understanding: Understanding, evidence: list[Evidenc
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence)
     weights = term_weights(question, units)
-    return question, expected, read(question, expected, units, rank_of, weights), weights
+    return question, expected, units, read(question, expected, units, rank_of, weights), weights
 
 
 def _claim(reading: Reading, question: str) -> Claim:
@@ -162,7 +162,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
     check) coverage decides.
     """
-    question, expected, readings, weights = _reading(question, understanding, evidence)
+    question, expected, units, readings, weights = _reading(question, understanding, evidence)
     relevant = [r for r in readings if r.coverage >= MIN_COVERAGE / 2]
     if expected.kind == "choice" and relevant:
         picked = choose(question, expected.options, relevant, weights)
@@ -177,7 +177,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     if expected.kind in ("number", "amount") and \
             (added := total(question, readings, names, counted_noun(question, expected))):
         return _draft(question, added[1], added[0])  # 'the combined capacity of the Tilburg rooms': their sum
-    counting = expected.kind == "number" and re.match(r"\s*how many\b", question, re.I) is not None
+    counting = expected.kind == "number" and asks_count(question)
     if counting and bounded(question) and (phrase := head_phrase(question)) and \
             (listed := list_items(question, Expected("list", phrase[-1]), readings)):
         return _draft(question, listed[0], str(len(listed[1])))  # 'How many rooms seat 12 or more?': rows that do
@@ -188,10 +188,9 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     if expected.kind == "yes_no" and relevant and \
             max(_asked_of(r, weights, question) for r in relevant) >= MIN_COVERAGE:
         said = yes_or_no(question, understanding.entities, relevant, weights)
-        if said and not (said[0] == "no" and allowed_by_name(question, said[1][0].unit, evidence_units(evidence)[0])):
+        if said and not (said[0] == "no" and allowed_by_name(question, said[1][0].unit, units)):
             return _draft(question, said[1], said[0])
-    if expected.kind == "yes_no" and \
-            (ruled := forbidden(question, readings, evidence_units(evidence)[0], similarity)):
+    if expected.kind == "yes_no" and (ruled := forbidden(question, readings, units, similarity)):
         return _draft(question, ruled[1], ruled[0])  # 'Am I allowed to ...?': the rule closest in meaning forbids it
     if expected.kind not in ("yes_no", "choice") and \
             (common := shared_trait(question, names, readings, similarity,

@@ -35,9 +35,14 @@ MIN_ROWS = 2
 """A table: at least this many rows of one document held, each with cells."""
 
 
+def asks_count(question: str) -> bool:
+    """Whether the question asks how many ('How many people are based in Leeds?')."""
+    return _HOW_MANY.search(question) is not None
+
+
 def asks_tally(question: str) -> bool:
     """Whether the question counts or adds up rows ('how many ...', 'the combined ...', 'across both sites')."""
-    return bool(_HOW_MANY.search(question) or _TOTAL.search(question))
+    return asks_count(question) or _TOTAL.search(question) is not None
 
 
 def counted_noun(question: str, expected: Expected) -> set[str]:
@@ -77,7 +82,7 @@ def table_naming(question: str, readings: list[Reading], names: list[str], asked
     them. None when there is no such table or its rows are not what the question counts (`asked`: the stems of the
     counted noun phrase).
     """
-    if not names or not _HOW_MANY.search(question):
+    if not names or not asks_count(question):
         return []
     tables: dict[tuple[str, frozenset[str]], list[Reading]] = {}
     for r in readings:
@@ -97,7 +102,7 @@ def counted_rows(question: str, readings: list[Reading], names: list[str], asked
     """
     if rows := summed_rows(question, readings, names, asked):
         return rows
-    if not _HOW_MANY.search(question):
+    if not asks_count(question):
         return []
     if cols := columns(readings, names):
         flagged = [r for r in readings if flag(r, cols[0]) is not None]
