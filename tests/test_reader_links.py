@@ -62,3 +62,32 @@ def test_the_asked_for_noun_ends_before_a_verb_or_a_name():
     assert head_phrase("Which Slack channel do I ask in?") == ["slack", "channel"]
     assert head_phrase("What English-American actor known for his role starred in The Lodger?") == [
         "english-american", "actor"]
+
+
+def test_a_chain_answers_past_the_name_it_links_by_when_the_earlier_unit_is_what_is_asked():
+    book = evidence("book", "Salt and Smoke Cooking", "Salt and Smoke Cooking is a 2019 cookbook about coastal "
+                    "kitchens written by Marta Quell.")
+    chef = evidence("chef", "Marta Quell", "Marta Quell (born 1970) is a Portuguese chef who founded the restaurant "
+                    "group Harbour Kitchens.", hop=2)
+    draft = synthesise("What 2019 cookbook was written by the founder of Harbour Kitchens?",
+                       Understanding(query_class="multi_hop"), [book, chef], None)
+    assert draft.short_answer == "Salt and Smoke Cooking"
+
+
+def test_a_lone_opening_word_is_a_name_when_its_document_is_titled_by_it():
+    producer = evidence("producer", "Lena Ostrova", "Lena Ostrova (born 1975) is a Danish film producer, best known "
+                        'for her films "Tidewater" and "Parsnip".')
+    film = evidence("film", "Tidewater (film)", "Tidewater is a 2021 Danish romantic comedy film directed by Ole "
+                    "Brandt.", hop=2)
+    draft = synthesise("What 2021 Danish romantic comedy was Lena Ostrova a producer of?",
+                       Understanding(query_class="multi_hop"), [producer, film], None)
+    assert draft.short_answer == "Tidewater"
+
+
+def test_a_name_ending_in_the_noun_asked_is_that_noun_and_heads_no_name_beside_it():
+    coop = evidence("coop", "Oakridge Co-op", "The Oakridge Co-op is a housing cooperative in Millbrook, Oregon.")
+    town = evidence("town", "Millbrook", "Millbrook is the county seat of Linden County, Oregon, United States.",
+                    hop=2)
+    draft = synthesise("The Oakridge Co-op is in a city that is the seat of which county?",
+                       Understanding(query_class="multi_hop"), [coop, town], None)
+    assert draft.short_answer == "Linden County"

@@ -153,6 +153,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     subject = _defined(text)
     lined = alignments(question)
     head = stem(expected.head) if expected.head else ""
+    titled_names = _head_named(text, head)
+    around = _masked(text, titled_names)
     found: list[Candidate] = []
     previous: dict[str, int] = {}
     for rank, kind in enumerate(kinds):
@@ -183,8 +185,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 described = len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
             bounded = ASKS_BOUND.get(expected.head)
             headed = bounded is not None and bool(bounded.search(text[max(0, start - 30):start])) or \
-                bool(head) and head in stems(" ".join(text[max(0, start - 30):start].split()[-3:] +
-                                                          text[start + len(span):start + len(span) + 25].split()[:2]))
+                bool(head) and head in stems(" ".join(around[max(0, start - 30):start].split()[-3:] +
+                                                          around[start + len(span):start + len(span) + 25].split()[:2]))
+            headed = headed or kind == "name" and start in titled_names
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
                 text[previous.get(kind, 0):start].split()[-2:])))
             lined_up = kind in ("name", "emphasis") and aligned(lined, text, start, len(span))
@@ -192,6 +195,19 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 after_by(text, start)
             previous[kind] = start + len(span)
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent))
+    if expected.kind in ("person", "place", "name", "other") and head and \
+            head in stems(" ".join(text.split()[:OPENING_WORDS])) and \
+            (titled := _titled_opening(unit, question_stems)):
+        # 'Brooklyn is a 2015 British-Canadian-Irish romantic drama' in 'Brooklyn (film)' for 'what romantic drama':
+        # a lone opening word is a name when its document is titled by it, and the unit opens about the noun asked
+        word, name = titled
+        defined = _DEFINITION.match(text, len(word))
+        # a name calling itself the noun asked is that noun ('Millbrook is the county seat of Linden County')
+        described = len(question_stems & stems(text[defined.end():])) / max(len(question_stems), 1) \
+            if defined and not titled_names else 0.0
+        found.append(Candidate(name, 0, "name", kinds.index("name") if "name" in kinds else 0, 0.0,
+                               _distance(0, near, text), described,
+                               head in stems(" ".join(text[len(word):].split()[:2]))))
     for kind in ("date", "time") if expected.kind in ("date", "time") else ():
         found = ranges_of(kind, found, text, question)
     found = changed(found, text)
@@ -209,6 +225,50 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
 
 
 _RANGE = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:to|–|-)\s?(\d{1,4})(?![\w.,]\d)")
+
+
+def _head_named(text: str, head: str) -> dict[int, int]:
+    """Names that end in the noun asked for ('Alachua County' for 'what county'), by start and end.
+
+    Such a name is headed itself; its noun does not head the names beside it ('Alachua County, Florida, United
+    States' does not make 'United States' a county).
+    """
+    if not head:
+        return {}
+    return {s: e for s, e in finditer("name", text) if " " in text[s:e] and stem(text[s:e].split()[-1].lower()) == head}
+
+
+def _masked(text: str, spans: dict[int, int]) -> str:
+    """The text with `spans` blanked out, offsets kept."""
+    for start, end in spans.items():
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+OPENING_WORDS = 8
+"""A unit opening about the noun asked names it in this many words ('Lynn began his professional coaching career')."""
+_OPENING = re.compile(r"([A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
+_PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")
+
+
+def _titled_opening(unit: Unit, question_stems: set[str]) -> tuple[str, str] | None:
+    """The lone capitalised word opening a unit, and the name it stands for, when its document is titled by it.
+
+    'Brooklyn is a 2015 ... drama film' in 'Brooklyn (film)' is 'Brooklyn'; 'Lynn began his coaching career' in
+    'Anthony Lynn' is 'Anthony Lynn', the last word of a title of two or three capitalised words. The span finder
+    skips such words, as a sentence's first word is capitalised whatever it is.
+    """
+    opening = _OPENING.match(plain(unit.text))
+    if not opening:
+        return None
+    word = opening.group(1)
+    title = _PARENTHESIS.sub("", unit.evidence.title)
+    words = title.split()
+    if not words or not all(w[:1].isupper() and w.isalpha() for w in words) or stems(title) <= question_stems:
+        return None
+    if words == [word] or 2 <= len(words) <= 3 and words[-1] == word:
+        return word, title
+    return None
 
 
 def _given_ranges(text: str, question_values: set[str]) -> list[range]:

@@ -223,6 +223,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, beside the sentence it changes
         return _draft(question, [*best.readings, change[0]], change[0].answer).model_copy(
             update={"conflicts": [change[1], *conflicts]})
-    draft = _draft(question, list(best.readings), best.answer if expected.wants_value else None)
+    draft = _draft(question, list(best.readings), best.past_the_link(expected, question) if expected.wants_value
+                   else None)
     return draft.model_copy(update={"conflicts": conflicts})
 
