@@ -384,3 +384,12 @@ def test_a_yes_or_no_under_a_threshold_reads_the_range(amount, said):
                        [evidence("policy", "Purchasing Policy", "Purchases above EUR 5,000 need quotes from three "
                                  "suppliers.")], None)
     assert found.short_answer == said
+
+
+def test_a_question_asking_the_year_takes_the_year_of_a_full_date():
+    office = evidence("office", "Harbour Office", "The Harbour office opened on 3 March 2019 with forty desks.")
+    draft = synthesise("In what year did the Harbour office open?", Understanding(query_class="lookup"), [office],
+                       None)
+    assert draft.short_answer == "2019"
+    draft = synthesise("When did the Harbour office open?", Understanding(query_class="lookup"), [office], None)
+    assert draft.short_answer == "3 March 2019"

@@ -177,6 +177,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 continue  # 'British' is no actor's name and no industry
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
+            if kind == "date" and expected.head == "year" and len(years := _YEAR.findall(span)) == 1 and \
+                    not _YEAR.fullmatch(span):
+                start, span = start + span.index(years[0]), years[0]  # 'in what year': '1827' of 'March 1827
             fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
             distance = _distance(start, near, text)
             described = 0.0
@@ -247,6 +250,7 @@ def _masked(text: str, spans: dict[int, int]) -> str:
 
 OPENING_WORDS = 8
 """A unit opening about the noun asked names it in this many words ('Lynn began his professional coaching career')."""
+_YEAR = re.compile(r"(?<![\d–-])(?:1[0-9]|20)\d\d(?![\d–s-])")
 _OPENING = re.compile(r"([A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
 _PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")
 
