@@ -393,3 +393,12 @@ def test_a_question_asking_the_year_takes_the_year_of_a_full_date():
     assert draft.short_answer == "2019"
     draft = synthesise("When did the Harbour office open?", Understanding(query_class="lookup"), [office], None)
     assert draft.short_answer == "3 March 2019"
+
+
+def test_a_reading_asked_for_is_a_number_with_its_unit_and_its_bound():
+    rule = evidence("pool", "Pool Water Checks", "Chlorine is measured in PPM. After each clean the pool water must "
+                    "read below 3 PPM before it reopens.")
+    draft = synthesise("What chlorine reading does the pool water need before it reopens?",
+                       Understanding(query_class="lookup"), [rule], None)
+    assert draft.short_answer == "below 3 PPM"
+    assert expected_answer("What ATP reading do the swabs need?", "lookup").kind == "number"

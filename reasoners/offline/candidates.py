@@ -168,6 +168,10 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 continue
             if kind == "number" and counting and re.search(r"(?:%|per ?cent)$", span):
                 continue  # 'how many days off': '150%' counts nothing
+            if kind == "number" and not counting and (capitals := _ACRONYM_UNIT.match(text, end)):
+                span = f"{span}{capitals.group(0)}"  # 'below 150 RLU' for 'what ATP reading': a reading in its unit
+                if bound := _BOUND_BEFORE.search(text[:start]):
+                    start, span = bound.start(), f"{bound.group(0)}{span}"
             if kind == "number" and measured:
                 measure = in_units(measured, text, start, span, cells)  # '400 m', with its unit
                 if measure is None:
@@ -250,6 +254,9 @@ def _masked(text: str, spans: dict[int, int]) -> str:
 
 OPENING_WORDS = 8
 """A unit opening about the noun asked names it in this many words ('Lynn began his professional coaching career')."""
+_ACRONYM_UNIT = re.compile(r" ?(?-i:[A-Z]{2,5})\b(?![-'’])")
+"""A unit written in capitals after a number ('150 RLU', '30 PSI'): part of the value."""
+_BOUND_BEFORE = re.compile(r"\b(?:below|above|under|over|less than|more than|at least|at most|up to) $", re.I)
 _YEAR = re.compile(r"(?<![\d–-])(?:1[0-9]|20)\d\d(?![\d–s-])")
 _OPENING = re.compile(r"([A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
 _PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")

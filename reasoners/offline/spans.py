@@ -34,7 +34,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:\s(?:per|a|each)\s(?:mile|km|kilometre|kilometer|minute|hour|page|unit))?"
     ),
     "number": re.compile(
-        rf"(?:\b(?:up to|at least|at most|about|around|over|under|more than|less than|nearly|almost)\s)?"
+        rf"(?:\b(?:up to|at least|at most|about|around|over|under|above|below|more than|less than|nearly|almost)\s)?"
         rf"{_NUMBER}(?:\s?(?:–|-|to)\s?{_NUMBER})?{_SCALE}\s?{_UNITS}(?:\b|(?<=%))"
         rf"(?:\s(?:per|a|each)\s(?:day|week|month|year|person|device|employee|night))?"
         r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
