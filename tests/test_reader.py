@@ -402,3 +402,13 @@ def test_a_reading_asked_for_is_a_number_with_its_unit_and_its_bound():
                        Understanding(query_class="lookup"), [rule], None)
     assert draft.short_answer == "below 3 PPM"
     assert expected_answer("What ATP reading do the swabs need?", "lookup").kind == "number"
+
+
+def test_a_choice_dates_an_option_from_a_unit_that_says_little_of_the_question():
+    """'physicist' is not 'scientist': his unit covers little of the question, but it dates him."""
+    a = evidence("a", "Ada Brennholz", "Prof. Dr. Ada Maria Brennholz (born May 2, 1941) is a German physicist.")
+    b = evidence("b", "Lionel Okafor", "Lionel Okafor (born June 6, 1963) is a Nigerian scientist and engineer "
+                 "known for solar research.")
+    older = synthesise("Between two scientists Ada Brennholz and Lionel Okafor, who is older?",
+                       Understanding(query_class="comparison"), [a, b], None)
+    assert older.short_answer == "Ada Maria Brennholz"

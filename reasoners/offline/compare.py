@@ -107,14 +107,22 @@ def full_name(option: str, readings: list[Reading]) -> str:
         match = _FULL_NAME.match(reading.unit.plain)
         if match:
             written = match.group(1).split()
+            while len(written) > 2 and written[0].endswith(".") and written[0] != words[0]:
+                written.pop(0)  # 'Prof. Dr. Ernst Willi Messerschmid': titles are no part of the name
             if written[0] == words[0] and written[-1] == words[-1] and written != words:
                 return " ".join(written)
     return option
 
 
-def choose(question: str, options: tuple[str, ...], readings: list[Reading], weights: dict[str, float]
-           ) -> tuple[str, list[Reading]] | None:
-    """The option the evidence supports, and the unit read for each option (best first per option)."""
+def choose(question: str, options: tuple[str, ...], readings: list[Reading], weights: dict[str, float],
+           stated: list[Reading] | None = None) -> tuple[str, list[Reading]] | None:
+    """The option the evidence supports, and the unit read for each option (best first per option).
+
+    `stated`: the units a date is read from when `readings` do not date every option (all the evidence's units, not
+    only the relevant): 'Prof. Dr. Ernst Willi Messerschmid (born May 21, 1945) is a German physicist' dates him for
+    'which scientist is older', though it says little of the question.
+    """
+    stated = readings if stated is None else stated
     rest = {k: w for k, w in weights.items() if not any(k in stems(o) for o in options)}
     best: dict[str, Reading] = {}
     for option in options:
@@ -126,14 +134,16 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
     units = [best[o] for o in options if o in best]
     early, late = _EARLY.search(question), _LATE.search(question)
     more, less = _MORE.search(question), _LESS.search(question)
-    if (early or late) and len(best) == len(options):
-        dated = {o: stated for o in options if (stated := _stating(o, readings, _first_year))}
+    if early or late:
+        dated = {o: said for o in options if (said := _stating(o, readings, _first_year))}
+        if len(dated) < len(options):
+            dated = {o: said for o in options if (said := _stating(o, stated, _first_year))}
         if len(dated) == len(options):
             pick = min if early and not late else max
             return pick(options, key=lambda o: dated[o][0]), [dated[o][1] for o in options]
     if (more or less) and len(best) == len(options):
         number_of = partial(_first_number, question=question)
-        counted = {o: stated for o in options if (stated := _stating(o, readings, number_of))}
+        counted = {o: said for o in options if (said := _stating(o, readings, number_of))}
         if len(counted) == len(options):
             pick = max if more and not less else min
             return pick(options, key=lambda o: counted[o][0]), [counted[o][1] for o in options]

@@ -165,9 +165,9 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     question, expected, units, readings, weights = _reading(question, understanding, evidence)
     relevant = [r for r in readings if r.coverage >= MIN_COVERAGE / 2]
     if expected.kind == "choice" and relevant:
-        picked = choose(question, expected.options, relevant, weights)
+        picked = choose(question, expected.options, relevant, weights, readings)
         if picked:  # 'Who is older, X or Y?': a person as their own document names them
-            named = full_name(picked[0], readings) if re.match(r"\s*who\b", question, re.I) else picked[0]
+            named = full_name(picked[0], readings) if re.search(r"(?:^|,)\s*who\b", question, re.I) else picked[0]
             return _draft(question, picked[1], named)
     if (acronym := asked_acronym(question)) and (defined := definition(acronym[0], readings)):
         return _draft(question, [defined[1]], defined[0])  # 'What does LOTO mean?': the glossary's spelling
