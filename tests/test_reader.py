@@ -412,3 +412,13 @@ def test_a_choice_dates_an_option_from_a_unit_that_says_little_of_the_question()
     older = synthesise("Between two scientists Ada Brennholz and Lionel Okafor, who is older?",
                        Understanding(query_class="comparison"), [a, b], None)
     assert older.short_answer == "Ada Maria Brennholz"
+
+
+def test_a_choice_reads_each_option_from_its_own_document_when_their_names_share_words():
+    north = evidence("n", "Northern Technical Institute", "Northern Technical Institute is a public institute in "
+                     "Leeds offering engineering degrees.")
+    south = evidence("s", "Southern Technical Institute of Wales", "Founded in 1911 as a mining school, it is one "
+                     "of two technical institutes in the Welsh college network.")
+    picked = synthesise("Between Northern Technical Institute and Southern Technical Institute of Wales, which was "
+                        "founded as a mining school?", Understanding(query_class="comparison"), [north, south], None)
+    assert picked.short_answer == "Southern Technical Institute of Wales"

@@ -127,8 +127,9 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
     best: dict[str, Reading] = {}
     for option in options:
         found = about(option, readings)
-        if found:
-            best[option] = max(found, key=lambda r: coverage([r.unit], rest) if rest else r.coverage)
+        if found:  # its own document's units first: 'California Polytechnic ...' is not about the Philippines' one
+            best[option] = max(found, key=lambda r: (_own_document(option, r),
+                                                     coverage([r.unit], rest) if rest else r.coverage))
     if not best:
         return None
     units = [best[o] for o in options if o in best]
