@@ -422,3 +422,17 @@ def test_a_choice_reads_each_option_from_its_own_document_when_their_names_share
     picked = synthesise("Between Northern Technical Institute and Southern Technical Institute of Wales, which was "
                         "founded as a mining school?", Understanding(query_class="comparison"), [north, south], None)
     assert picked.short_answer == "Southern Technical Institute of Wales"
+
+
+def test_both_named_things_are_checked_and_another_nationality_says_no():
+    a = evidence("a", "Mara Quist", "Mara Quist (1904 – 1980) was a British film director who worked for Ealing.")
+    b = evidence("b", "Tomas Ibarra Roca", "Tomas Ibarra Roca (1924 – 1978) was an Argentine film director and "
+                 "screenwriter.")
+    both = synthesise("Were both Mara Quist and Tomas Ibarra Roca British film directors?",
+                      Understanding(query_class="comparison", entities=["Mara Quist and Tomas Ibarra Roca British"]),
+                      [a, b], None)
+    assert both.short_answer == "no"
+    same = synthesise("Were both Mara Quist and Tomas Ibarra Roca film directors?",
+                      Understanding(query_class="comparison", entities=["Mara Quist and Tomas Ibarra Roca"]), [a, b],
+                      None)
+    assert same.short_answer == "yes"

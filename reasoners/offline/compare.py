@@ -15,6 +15,7 @@ from functools import partial
 
 from domain.text import stems, values
 from reasoners.offline.answerability import ANTONYMS
+from reasoners.offline.name_roles import DEMONYMS
 from reasoners.offline.quantities import fits, unstated
 from reasoners.offline.ranges import otherwise, within_cap
 from reasoners.offline.reading import Reading, coverage
@@ -177,10 +178,12 @@ def spelled_out(weights: dict[str, float], question: str, text: str) -> dict[str
 def yes_or_no(question: str, entities: list[str], readings: list[Reading], weights: dict[str, float]
               ) -> tuple[str, list[Reading]] | None:
     """'yes' when every named thing's best unit says the rest of the question without a negation, else 'no'."""
-    named = [e for e in entities if stems(e)] or [""]
+    # 'Terence Fisher and Leopoldo Torre Nilsson' is two named things
+    named = [part for e in entities for part in re.split(r"\s+and\s+", e) if stems(part)] or [""]
     rest = {k: w for k, w in weights.items() if not any(k in stems(e) for e in named)}
     units: list[Reading] = []
     agree = True
+    asked_from = _demonyms(question)
     # a unit about every named thing answers for them all ('Good Friday is not a closure day in Tilburg')
     sides = [{id(r) for r in about(e, readings)} for e in named] if len(named) > 1 else []
     joint = [r for r in readings if all(id(r) in side for side in sides)] if sides else []
@@ -207,9 +210,17 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
         if within is not None:  # the limit stands for the number the question gives: it need not be stated
             negated = not within
             said = coverage([best.unit], unstated(stated or weights, question))
+        # 'an Argentine film director' for 'both British film directors?': another nationality says no
+        said_from = _demonyms(best.unit.plain)
+        elsewhere = bool(asked_from and said_from) and not said_from & asked_from
         # a rule for other amounts ('above EUR 5,000 need three quotes' for EUR 3,000) does not say yes
-        agree = agree and said >= AGREE and not negated and not best.unit.out_of_range
+        agree = agree and said >= AGREE and not negated and not best.unit.out_of_range and not elsewhere
     return ("yes" if agree else "no"), units
+
+
+def _demonyms(text: str) -> set[str]:
+    """The words for where someone or something is from ('British', 'Argentine') a text uses."""
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if w in DEMONYMS}
 
 
 def sides(entities: list[str], readings: list[Reading]) -> list[Reading]:
