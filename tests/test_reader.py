@@ -9,6 +9,7 @@ import pytest
 from domain.models import Understanding
 from domain.text import stem
 from reasoners.offline.answer_types import expected_answer
+from reasoners.offline.candidates import candidates
 from reasoners.offline.extractive import synthesise
 from reasoners.offline.ranges import held_values
 from reasoners.offline.render import render
@@ -436,3 +437,15 @@ def test_both_named_things_are_checked_and_another_nationality_says_no():
                       Understanding(query_class="comparison", entities=["Mara Quist and Tomas Ibarra Roca"]), [a, b],
                       None)
     assert same.short_answer == "yes"
+
+
+def test_a_place_keeps_its_region_and_a_person_with_dates_is_no_place():
+    director = evidence("director", "Ona Pelletier", "Ona Pelletier (born March 3, 1960) is a Canadian film "
+                        "director. Pelletier was born in Rimouski, Quebec and studied in Montreal.")
+    question = "What is the place of birth of the director of film Harbour Lights?"
+    expected = expected_answer(question, "multi_hop")
+    found = [c.text for u in units_of(director, False) for c in candidates(u, expected, question)]
+    assert "Rimouski, Quebec" in found and "Ona Pelletier" not in found
+    offices = units_of(evidence("offices", "Our Offices", "We have offices in Leeds, Tilburg and Gdansk."), False)
+    listed = [c.text for c in candidates(offices[0], expected_answer("Where are the offices?"), "Where are they?")]
+    assert "Leeds" in listed and "Leeds, Tilburg" not in listed

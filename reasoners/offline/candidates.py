@@ -186,6 +186,11 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 start, span = start + span.index(years[0]), years[0]  # 'in what year': '1827' of 'March 1827
             fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
             distance = _distance(start, near, text)
+            if expected.kind == "place" and kind == "name" and _LIFESPAN.match(text, start + len(span)):
+                continue  # 'Mark Steven Johnson (born October 2, 1964) is ...' is a person, no place of birth
+            if expected.kind == "place" and kind == "name" and (region := _REGION.match(text, start + len(span))) \
+                    and not _LISTED.search(text[:start]):
+                span = f"{span}{region.group(1)}"  # 'born in Hastings, Minnesota': the place with its region
             described = 0.0
             if subject and start == subject[0] and kind in ("name", "emphasis"):
                 # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
@@ -254,6 +259,13 @@ def _masked(text: str, spans: dict[int, int]) -> str:
 
 OPENING_WORDS = 8
 """A unit opening about the noun asked names it in this many words ('Lynn began his professional coaching career')."""
+_LIFESPAN = re.compile(r"\s*\((?:[^()]*;\s*)?(?:born\b|b\.\s|c\.\s?\d|\d{1,2}\s\w+\s\d{3,4}\s?[–-]"
+                       r"|\w+\s\d{1,2},\s\d{3,4}\s?[–-]|\d{3,4}\s?[–-]\s?\d{3,4}\))")
+"""A person's dates after their name: '(born 1964)', '(1 March 1810 – 4 May 1865)', '(1904–1980)'."""
+_REGION = re.compile(r"(,\s[A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){0,2})(?=\s*(?:[.;)]|,\s[a-z]|$|\s[a-z]))"
+                     r"(?!\s+(?:and|or)\s+[A-Z])")
+"""A region after a place ('Hastings, Minnesota'), ending its clause: not the next item of a list."""
+_LISTED = re.compile(r"[A-Z][\w'’-]*,\s*$")
 _ACRONYM_UNIT = re.compile(r" ?(?-i:[A-Z]{2,5})\b(?![-'’])")
 """A unit written in capitals after a number ('150 RLU', '30 PSI'): part of the value."""
 _BOUND_BEFORE = re.compile(r"\b(?:below|above|under|over|less than|more than|at least|at most|up to) $", re.I)
