@@ -43,13 +43,19 @@ _AGENT_NOUN = re.compile(r"\b([a-z]{3,}er)\b|(?:^|[.;\n]\s*)([A-Z][a-z]{2,}er)(?
 _NOT_AGENTS = frozenset("""after under over other never ever either neither rather whether later together however
 further water paper number order member matter letter center centre quarter summer winter power answer offer enter
 register cover deliver consider remember transfer refer prefer differ border lower upper inner outer proper mother
-father brother sister daughter chapter corner dinner shelter filter gather counter computer""".split())
+father brother sister daughter chapter corner dinner shelter filter gather counter computer officer""".split())
 """Words ending in -er that name no one who does something ('after', 'number'): no verb stem from them."""
+
+
+_OVERSTEMMED = {"officer": "officer", "officers": "officer"}
+"""Words the stemmer meets with others of another meaning: an 'officer' (a role) is no 'office' (a room or a site)."""
 
 
 @lru_cache(maxsize=65536)
 def stem(term: str) -> str:
     """The Snowball (Porter 2) English stem: 'travelling' and 'travel', 'approves' and 'approval' meet."""
+    if (own := _OVERSTEMMED.get(term)) is not None:
+        return own
     with _STEMMER_LOCK:
         return _STEMMER.stemWord(term)
 

@@ -69,6 +69,12 @@ def test_function_words_ending_in_er_give_no_verb_stem():
     assert "own" in stems("the owner of the budget")
 
 
+def test_an_officer_is_no_office():
+    """The stemmer gives 'office' and 'officer' one stem; 'which office' is not said by 'Data Protection Officer'."""
+    assert not stems("Role: Data Protection Officer") & stems("Which office is she in?")
+    assert stems("the Leeds offices") & stems("Which office is she in?")
+
+
 def test_how_long_asks_for_a_duration_not_the_word_long():
     unit = evidence("faq", "Claims", "- Submit your expense claim in PeopleHub within 30 days of returning.\n"
                     "- Receipts over EUR 10 are attached to the claim.")
