@@ -183,7 +183,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 span = span.split(" and ")[0]
             if kind == "date" and expected.head == "year" and len(years := _YEAR.findall(span)) == 1 and \
                     not _YEAR.fullmatch(span):
-                start, span = start + span.index(years[0]), years[0]  # 'in what year': '1827' of 'March 1827
+                start, span = start + span.index(years[0]), years[0]  # 'in what year': '1827' of 'March 1827'
             fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
             distance = _distance(start, near, text)
             if expected.kind == "place" and kind == "name" and _LIFESPAN.match(text, start + len(span)):
