@@ -101,8 +101,11 @@ def test_a_reopened_conversation_says_which_turns_it_cannot_show(playwright_driv
         page.on("request", lambda r: runs.append(r.url) if "/runs/" in r.url else None)
         sign_in(page, browser.base, KEY)
         ask(page, LEAVE)
-        page.get_by_test_id("conversation").first.wait_for()
-        cid = page.get_by_test_id("conversation").first.get_attribute("data-conversation-id")
+        # the conversation this ask made: the one marked current (other tests' conversations of alice, made in the
+        # same second, may be listed first)
+        current = page.locator("[data-testid='conversation'][aria-current='true']")
+        current.wait_for()
+        cid = current.get_attribute("data-conversation-id")
         real = api(page, browser.base, f"conversations/{cid}")
         shown = real["turns"][0]
         withheld = {**shown, "run_id": "a" * 32, "question": "And the salary bands?", "standalone_question": None,
