@@ -24,9 +24,14 @@ def normalise_name(name: str) -> str:
     return _NON_WORD.sub(" ", name.lower()).strip()
 
 
+def base_title(title: str) -> str:
+    """The title without a trailing parenthesis: 'Brooklyn (film)' is 'Brooklyn'."""
+    return _TRAILING_PARENTHESIS.sub("", title.strip())
+
+
 def title_keys(title: str) -> set[str]:
     """Every key a title is found by."""
-    base = _TRAILING_PARENTHESIS.sub("", title.strip())
+    base = base_title(title)
     return {normalise_name(title), normalise_name(base), normalise_name(base.split(",")[0])} - {""}
 
 

@@ -15,10 +15,19 @@ from domain.text import stem, stems, values
 from reasoners.offline.answer_types import Expected
 from reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
 from reasoners.offline.joined import changed, ranges_of
-from reasoners.offline.measures import in_units, measure_units
-from reasoners.offline.name_roles import after_by, aligned, alignments, unasked_nationality
+from reasoners.offline.measures import in_capital_unit, in_units, measure_units
+from reasoners.offline.name_roles import (
+    after_by,
+    aligned,
+    alignments,
+    as_place,
+    blanked,
+    head_named,
+    titled_opening,
+    unasked_nationality,
+)
 from reasoners.offline.ranges import amounts
-from reasoners.offline.spans import finditer
+from reasoners.offline.spans import finditer, year_in
 from reasoners.offline.units import Unit, plain
 
 SUBJECT_BONUS = 2.0
@@ -153,8 +162,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     subject = _defined(text)
     lined = alignments(question)
     head = stem(expected.head) if expected.head else ""
-    titled_names = _head_named(text, head)
-    around = _masked(text, titled_names)
+    titled_names = head_named(text, head)
+    around = blanked(text, titled_names)
     found: list[Candidate] = []
     previous: dict[str, int] = {}
     for rank, kind in enumerate(kinds):
@@ -168,10 +177,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 continue
             if kind == "number" and counting and re.search(r"(?:%|per ?cent)$", span):
                 continue  # 'how many days off': '150%' counts nothing
-            if kind == "number" and not counting and (capitals := _ACRONYM_UNIT.match(text, end)):
-                span = f"{span}{capitals.group(0)}"  # 'below 150 RLU' for 'what ATP reading': a reading in its unit
-                if bound := _BOUND_BEFORE.search(text[:start]):
-                    start, span = bound.start(), f"{bound.group(0)}{span}"
+            if kind == "number" and not counting and (reading := in_capital_unit(text, start, end, span)):
+                start, span = reading  # 'below 150 RLU' for 'what ATP reading': a reading in its unit
             if kind == "number" and measured:
                 measure = in_units(measured, text, start, span, cells)  # '400 m', with its unit
                 if measure is None:
@@ -181,16 +188,15 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 continue  # 'British' is no actor's name and no industry
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
-            if kind == "date" and expected.head == "year" and len(years := _YEAR.findall(span)) == 1 and \
-                    not _YEAR.fullmatch(span):
-                start, span = start + span.index(years[0]), years[0]  # 'in what year': '1827' of 'March 1827'
+            if kind == "date" and expected.head == "year" and (year := year_in(span)):
+                start, span = start + span.index(year), year  # 'in what year': '1827' of 'March 1827'
             fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
             distance = _distance(start, near, text)
-            if expected.kind == "place" and kind == "name" and _LIFESPAN.match(text, start + len(span)):
-                continue  # 'Mark Steven Johnson (born October 2, 1964) is ...' is a person, no place of birth
-            if expected.kind == "place" and kind == "name" and (region := _REGION.match(text, start + len(span))) \
-                    and not _LISTED.search(text[:start]):
-                span = f"{span}{region.group(1)}"  # 'born in Hastings, Minnesota': the place with its region
+            if expected.kind == "place" and kind == "name":
+                placed = as_place(text, start, span)
+                if placed is None:
+                    continue  # 'Mark Steven Johnson (born October 2, 1964)' is a person, no place of birth
+                span = placed  # 'born in Hastings, Minnesota': the place with its region
             described = 0.0
             if subject and start == subject[0] and kind in ("name", "emphasis"):
                 # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
@@ -207,11 +213,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 after_by(text, start)
             previous[kind] = start + len(span)
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent))
-    if expected.kind in ("person", "place", "name", "other") and head and \
-            head in stems(" ".join(text.split()[:OPENING_WORDS])) and \
-            (titled := _titled_opening(unit, question_stems)):
-        # 'Brooklyn is a 2015 British-Canadian-Irish romantic drama' in 'Brooklyn (film)' for 'what romantic drama':
-        # a lone opening word is a name when its document is titled by it, and the unit opens about the noun asked
+    if expected.kind in ("person", "place", "name", "other") and \
+            (titled := titled_opening(text, unit.evidence.title, question_stems, head)):
+        # 'Brooklyn is a 2015 ... romantic drama' in 'Brooklyn (film)' for 'what romantic drama': a name all the same
         word, name = titled
         defined = _DEFINITION.match(text, len(word))
         # a name calling itself the noun asked is that noun ('Millbrook is the county seat of Linden County')
@@ -237,61 +241,6 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
 
 
 _RANGE = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:to|–|-)\s?(\d{1,4})(?![\w.,]\d)")
-
-
-def _head_named(text: str, head: str) -> dict[int, int]:
-    """Names that end in the noun asked for ('Alachua County' for 'what county'), by start and end.
-
-    Such a name is headed itself; its noun does not head the names beside it ('Alachua County, Florida, United
-    States' does not make 'United States' a county).
-    """
-    if not head:
-        return {}
-    return {s: e for s, e in finditer("name", text) if " " in text[s:e] and stem(text[s:e].split()[-1].lower()) == head}
-
-
-def _masked(text: str, spans: dict[int, int]) -> str:
-    """The text with `spans` blanked out, offsets kept."""
-    for start, end in spans.items():
-        text = text[:start] + " " * (end - start) + text[end:]
-    return text
-
-
-OPENING_WORDS = 8
-"""A unit opening about the noun asked names it in this many words ('Lynn began his professional coaching career')."""
-_LIFESPAN = re.compile(r"\s*\((?:[^()]*;\s*)?(?:born\b|b\.\s|c\.\s?\d|\d{1,2}\s\w+\s\d{3,4}\s?[–-]"
-                       r"|\w+\s\d{1,2},\s\d{3,4}\s?[–-]|\d{3,4}\s?[–-]\s?\d{3,4}\))")
-"""A person's dates after their name: '(born 1964)', '(1 March 1810 – 4 May 1865)', '(1904–1980)'."""
-_REGION = re.compile(r"(,\s[A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){0,2})(?=\s*(?:[.;)]|,\s[a-z]|$|\s[a-z]))"
-                     r"(?!\s+(?:and|or)\s+[A-Z])")
-"""A region after a place ('Hastings, Minnesota'), ending its clause: not the next item of a list."""
-_LISTED = re.compile(r"[A-Z][\w'’-]*,\s*$")
-_ACRONYM_UNIT = re.compile(r" ?(?-i:[A-Z]{2,5})\b(?![-'’])")
-"""A unit written in capitals after a number ('150 RLU', '30 PSI'): part of the value."""
-_BOUND_BEFORE = re.compile(r"\b(?:below|above|under|over|less than|more than|at least|at most|up to) $", re.I)
-_YEAR = re.compile(r"(?<![\d–-])(?:1[0-9]|20)\d\d(?![\d–s-])")
-_OPENING = re.compile(r"([A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
-_PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")
-
-
-def _titled_opening(unit: Unit, question_stems: set[str]) -> tuple[str, str] | None:
-    """The lone capitalised word opening a unit, and the name it stands for, when its document is titled by it.
-
-    'Brooklyn is a 2015 ... drama film' in 'Brooklyn (film)' is 'Brooklyn'; 'Lynn began his coaching career' in
-    'Anthony Lynn' is 'Anthony Lynn', the last word of a title of two or three capitalised words. The span finder
-    skips such words, as a sentence's first word is capitalised whatever it is.
-    """
-    opening = _OPENING.match(plain(unit.text))
-    if not opening:
-        return None
-    word = opening.group(1)
-    title = _PARENTHESIS.sub("", unit.evidence.title)
-    words = title.split()
-    if not words or not all(w[:1].isupper() and w.isalpha() for w in words) or stems(title) <= question_stems:
-        return None
-    if words == [word] or 2 <= len(words) <= 3 and words[-1] == word:
-        return word, title
-    return None
 
 
 def _given_ranges(text: str, question_values: set[str]) -> list[range]:

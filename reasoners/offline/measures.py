@@ -63,6 +63,25 @@ def in_units(measured: re.Pattern[str], text: str, start: int, span: str,
     return None
 
 
+_CAPITAL_UNIT = re.compile(r" ?(?-i:[A-Z]{2,5})\b(?![-'’])")
+"""A unit written in capitals after a number ('150 RLU', '30 PSI'): part of the value."""
+_BOUND_BEFORE = re.compile(r"\b(?:below|above|under|over|less than|more than|at least|at most|up to) $", re.I)
+
+
+def in_capital_unit(text: str, start: int, end: int, span: str) -> tuple[int, str] | None:
+    """The number `span` (at `start`, ending at `end`) with the unit in capitals after it and the bound before it.
+
+    'below 150 RLU' of 'Each must read below 150 RLU'; None without such a unit.
+    """
+    capitals = _CAPITAL_UNIT.match(text, end)
+    if capitals is None:
+        return None
+    span = f"{span}{capitals.group(0)}"
+    if bound := _BOUND_BEFORE.search(text[:start]):
+        return bound.start(), f"{bound.group(0)}{span}"
+    return start, span
+
+
 _RATE = re.compile(r"\b(?:per|an?|each|every)\s+(hour|day|night|week|month|year|mile|km|kilometre|kilometer|person|"
                    r"head|trip|shift)\b|\b(hourly|daily|nightly|weekly|monthly|yearly|annual|annually)\b|/\s?(hour|"
                    r"day|night|week|month|year|mile|km|person|trip|shift)\b", re.I)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from domain.text import stem
+from domain.text import stem, stems
+from reasoners.offline.spans import finditer
+from retrieval.titles import base_title
 
 _BEFORE_WH = re.compile(r"\b([a-z]{3,})\s+(by|in|at|from|for|with|on|into|under|as)\s+(?:which|what|whom|whose)\b",
                         re.I)
@@ -66,3 +68,69 @@ def unasked_nationality(span: str, question: str) -> bool:
     words = re.split(r"[\s-]+", span.lower())
     return words[-1] in DEMONYMS and all(w in DEMONYMS or w in _QUALIFIERS for w in words) and \
         not _ORIGIN.search(question)
+
+
+def head_named(text: str, head: str) -> dict[int, int]:
+    """Names that end in the noun asked for ('Alachua County' for 'what county'), by start and end.
+
+    Such a name is headed itself; its noun does not head the names beside it ('Alachua County, Florida, United
+    States' does not make 'United States' a county).
+    """
+    if not head:
+        return {}
+    return {s: e for s, e in finditer("name", text) if " " in text[s:e] and stem(text[s:e].split()[-1].lower()) == head}
+
+
+def blanked(text: str, spans: dict[int, int]) -> str:
+    """The text with `spans` blanked out, offsets kept."""
+    for start, end in spans.items():
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+_LIFESPAN = re.compile(r"\s*\((?:[^()]*;\s*)?(?:born\b|b\.\s|c\.\s?\d|\d{1,2}\s\w+\s\d{3,4}\s?[–-]"
+                       r"|\w+\s\d{1,2},\s\d{3,4}\s?[–-]|\d{3,4}\s?[–-]\s?\d{3,4}\))")
+"""A person's dates after their name: '(born 1964)', '(1 March 1810 – 4 May 1865)', '(1904–1980)'."""
+_REGION = re.compile(r"(,\s[A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){0,2})(?=\s*(?:[.;)]|,\s[a-z]|$|\s[a-z]))"
+                     r"(?!\s+(?:and|or)\s+[A-Z])")
+"""A region after a place ('Hastings, Minnesota'), ending its clause: not the next item of a list."""
+_LISTED = re.compile(r"[A-Z][\w'’-]*,\s*$")
+
+
+def as_place(text: str, start: int, name: str) -> str | None:
+    """The name at `start` as a place, with the region closing its clause ('Hastings, Minnesota'); None for a person.
+
+    A name followed by a person's dates ('Mark Steven Johnson (born 1964) is') is no place; a place that is an item of
+    a list ('Leeds, Tilburg and Gdańsk') keeps no region.
+    """
+    end = start + len(name)
+    if _LIFESPAN.match(text, end):
+        return None
+    region = _REGION.match(text, end)
+    return f"{name}{region.group(1)}" if region and not _LISTED.search(text[:start]) else name
+
+
+OPENING_WORDS = 8
+"""A unit opening about the noun asked names it in this many words ('Lynn began his professional coaching career')."""
+_OPENING = re.compile(r"([A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
+
+
+def titled_opening(text: str, title: str, question_stems: set[str], head: str) -> tuple[str, str] | None:
+    """The lone capitalised word opening a unit's text, and the name it stands for, when its document is titled by it.
+
+    'Brooklyn is a 2015 ... drama film' in 'Brooklyn (film)' is 'Brooklyn'; 'Lynn began his coaching career' in
+    'Anthony Lynn' is 'Anthony Lynn', the last word of a title of two or three capitalised words. The span finder
+    skips such words, as a sentence's first word is capitalised whatever it is. Only when the text opens about the
+    noun asked (the stem `head`): 'Drive is a 2011 ... film directed by Danish filmmaker ...' names no filmmaker.
+    """
+    opening = _OPENING.match(text)
+    if not head or head not in stems(" ".join(text.split()[:OPENING_WORDS])) or not opening:
+        return None
+    word = opening.group(1)
+    title = base_title(title)
+    words = title.split()
+    if not words or not all(w[:1].isupper() and w.isalpha() for w in words) or stems(title) <= question_stems:
+        return None
+    if words == [word] or 2 <= len(words) <= 3 and words[-1] == word:
+        return word, title
+    return None

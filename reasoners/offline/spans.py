@@ -161,3 +161,12 @@ def _looks_like_a_name(word: str) -> bool:
 def spans(kind: str, text: str) -> list[str]:
     """The texts of every span of `kind`, in order."""
     return [text[s:e] for s, e in finditer(kind, text)]
+
+
+_YEAR = re.compile(r"(?<![\d–-])(?:1[0-9]|20)\d\d(?![\d–s-])")
+
+
+def year_in(span: str) -> str:
+    """The one year a fuller date gives ('1827' of 'March 1827'); '' for a bare year, a decade or a range."""
+    years = _YEAR.findall(span)
+    return years[0] if len(years) == 1 and not _YEAR.fullmatch(span) else ""
