@@ -13,9 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from domain.text import entities, name_spans, stem, stems
-from reasoners.offline.answer_types import Expected
-from reasoners.offline.candidates import candidates
+from domain.text import entities, name_spans, stems
 from reasoners.offline.reading import DOER_BONUS, Reading, coverage
 from reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
 from reasoners.offline.spans import finditer
@@ -39,7 +37,7 @@ _NOT_OPENERS = frozenset("the a an this that these those it its our your their a
 _AND = re.compile(r" and (?=\w)")
 
 
-def _key(name: str) -> str:
+def name_key(name: str) -> str:
     """A name as chains compare it: 'Parking & Security Manager' is the 'Parking and Security Manager'."""
     return _AND.sub(" ", normalise_name(name))
 
@@ -73,39 +71,16 @@ class Chain:
     def answer(self) -> str | None:
         return self.last.answer
 
-    def past_the_link(self, expected: Expected, question: str) -> str | None:
-        """The answer, unless it is only the name the chain links by and the unit before says what is asked.
-
-        'What 1996 book was written by the founder of Media Matters?': the book's sentence ('The Seduction of Hillary
-        Rodham is a 1996 book ... by David Brock') leads to David Brock's, which names him again; the answer is the
-        subject the question's words describe in the earlier unit, not the link. Only when the noun asked for ('book')
-        is the earlier unit's and not the last's: 'Brooklyn is a 2015 ... romantic drama film' answers 'what 2015
-        romantic drama', though the producer's sentence before it names the film.
-        """
-        answer, head = self.answer, stem(expected.head) if expected.head else ""
-        if answer is None or len(self.readings) < 2 or not head:
-            return answer
-        earlier, last = self.readings[-2:]
-        link = _key(answer)
-        stated = _subjects_of(last) | titled(last.unit.evidence.title)
-        if head not in earlier.unit.stems or head in last.unit.stems or link not in stated or \
-                f" {link} " not in f" {_key(earlier.unit.plain)} ":
-            return answer
-        others = [c for c in candidates(earlier.unit, expected, question)
-                  if f" {_key(c.text)} " not in f" {link} " and f" {link} " not in f" {_key(c.text)} "]
-        before = max(others, key=lambda c: c.rule_score, default=None)
-        return before.text if before is not None and before.subject and not before.agent else answer
-
 
 class _Names:
     """Which names each unit points to, and which names say what each unit is about (its subjects)."""
 
     def __init__(self, readings: list[Reading], question: str) -> None:
-        self.asked = {_key(n) for n in name_spans(question)} | {_key(question)}
+        self.asked = {name_key(n) for n in name_spans(question)} | {name_key(question)}
         self.mentioned = {id(r): names_of(r.unit.plain) | _pointed_cells(r) for r in readings}
-        self.words = {id(r): f" {_key(r.unit.plain)} " for r in readings}
+        self.words = {id(r): f" {name_key(r.unit.plain)} " for r in readings}
         self._linking: dict[int, set[str]] = {}
-        self._subjects = {id(r): _subjects_of(r) for r in readings}
+        self._subjects = {id(r): subjects_of(r) for r in readings}
         by_place = {(r.unit.evidence.chunk_id, r.unit.position): r for r in readings}
         self.follows: dict[int, Reading] = {}
         """A unit that goes on about the one before it in its chunk ('Jonas sits in 4.17' after '... Jonas Weber')."""
@@ -164,7 +139,7 @@ _LIST_PARTS = re.compile(r",\s|;\s|\s/\s")
 
 def titled(title: str) -> set[str]:
     """A document's title keys, and its subject: the part before ' - ' or ': ' ('Legal Contract Desk')."""
-    subject = _key(_TITLE_PARTS.split(title, maxsplit=1)[0])
+    subject = name_key(_TITLE_PARTS.split(title, maxsplit=1)[0])
     return title_keys(title) | ({subject} if subject else set())
 
 
@@ -176,7 +151,7 @@ def _pointed_cells(reading: Reading) -> set[str]:
     found: set[str] = set()
     for cell in reading.unit.cells:
         if cell.header and _IDENTITY.search(cell.header) and len(cell.value.split()) <= 8:
-            found |= {_key(part) for part in [cell.value, *_LIST_PARTS.split(cell.value)]}
+            found |= {name_key(part) for part in [cell.value, *_LIST_PARTS.split(cell.value)]}
     return found - {""}
 
 
@@ -193,14 +168,14 @@ def _named_again(text: str, earlier: set[str]) -> set[str]:
 
 def names_of(text: str) -> set[str]:
     """The whole names a text mentions, normalised ('IT Service Desk', not also 'Service Desk' or 'Desk')."""
-    return {_key(text[s:e]) for s, e in finditer("name", text)} - {""}
+    return {name_key(text[s:e]) for s, e in finditer("name", text)} - {""}
 
 
-def _subjects_of(reading: Reading) -> set[str]:
+def subjects_of(reading: Reading) -> set[str]:
     """The names a unit is about: the name it opens with, its row label, and cells that name someone or something."""
     unit = reading.unit
-    names = {_key(c.value) for c in unit.cells if not c.header or _IDENTITY.search(c.header)}
-    names |= {_key(n) for c in unit.cells if not c.header or _IDENTITY.search(c.header)
+    names = {name_key(c.value) for c in unit.cells if not c.header or _IDENTITY.search(c.header)}
+    names |= {name_key(n) for c in unit.cells if not c.header or _IDENTITY.search(c.header)
               for n in names_of(c.value)}
     text = unit.plain
     parts = re.split(r":\s|\s[-–—]\s|\(", text, maxsplit=1)
@@ -209,7 +184,7 @@ def _subjects_of(reading: Reading) -> set[str]:
         head = " ".join(text.split()[:6])
     names |= names_of(head)
     if len(parts) > 1 and head[:1].isupper() and len(head.split()) <= 4:
-        names.add(_key(head))  # a label names what its line is about ('Belém - auditorium, ...')
+        names.add(name_key(head))  # a label names what its line is about ('Belém - auditorium, ...')
     return names - {""}
 
 
