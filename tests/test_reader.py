@@ -17,7 +17,7 @@ from reasoners.offline.similarity import EncoderSimilarity
 from reasoners.offline.spans import spans
 from reasoners.offline.units import units_of
 from reasoners.offline.versions import older_versions
-from tests.reader_fixtures import evidence
+from tests.reader_fixtures import evidence, short_answer
 
 
 @pytest.mark.parametrize(("question", "kind"), [
@@ -389,19 +389,14 @@ def test_a_yes_or_no_under_a_threshold_reads_the_range(amount, said):
 
 def test_a_question_asking_the_year_takes_the_year_of_a_full_date():
     office = evidence("office", "Harbour Office", "The Harbour office opened on 3 March 2019 with forty desks.")
-    draft = synthesise("In what year did the Harbour office open?", Understanding(query_class="lookup"), [office],
-                       None)
-    assert draft.short_answer == "2019"
-    draft = synthesise("When did the Harbour office open?", Understanding(query_class="lookup"), [office], None)
-    assert draft.short_answer == "3 March 2019"
+    assert short_answer("In what year did the Harbour office open?", office) == "2019"
+    assert short_answer("When did the Harbour office open?", office) == "3 March 2019"
 
 
 def test_a_reading_asked_for_is_a_number_with_its_unit_and_its_bound():
     rule = evidence("pool", "Pool Water Checks", "Chlorine is measured in PPM. After each clean the pool water must "
                     "read below 3 PPM before it reopens.")
-    draft = synthesise("What chlorine reading does the pool water need before it reopens?",
-                       Understanding(query_class="lookup"), [rule], None)
-    assert draft.short_answer == "below 3 PPM"
+    assert short_answer("What chlorine reading does the pool water need before it reopens?", rule) == "below 3 PPM"
     assert expected_answer("What ATP reading do the swabs need?", "lookup").kind == "number"
 
 
@@ -410,9 +405,8 @@ def test_a_choice_dates_an_option_from_a_unit_that_says_little_of_the_question()
     a = evidence("a", "Ada Brennholz", "Prof. Dr. Ada Maria Brennholz (born May 2, 1941) is a German physicist.")
     b = evidence("b", "Lionel Okafor", "Lionel Okafor (born June 6, 1963) is a Nigerian scientist and engineer "
                  "known for solar research.")
-    older = synthesise("Between two scientists Ada Brennholz and Lionel Okafor, who is older?",
-                       Understanding(query_class="comparison"), [a, b], None)
-    assert older.short_answer == "Ada Maria Brennholz"
+    assert short_answer("Between two scientists Ada Brennholz and Lionel Okafor, who is older?", a, b,
+                        query_class="comparison") == "Ada Maria Brennholz"
 
 
 def test_a_choice_reads_each_option_from_its_own_document_when_their_names_share_words():
@@ -420,23 +414,19 @@ def test_a_choice_reads_each_option_from_its_own_document_when_their_names_share
                      "Leeds offering engineering degrees.")
     south = evidence("s", "Southern Technical Institute of Wales", "Founded in 1911 as a mining school, it is one "
                      "of two technical institutes in the Welsh college network.")
-    picked = synthesise("Between Northern Technical Institute and Southern Technical Institute of Wales, which was "
-                        "founded as a mining school?", Understanding(query_class="comparison"), [north, south], None)
-    assert picked.short_answer == "Southern Technical Institute of Wales"
+    assert short_answer("Between Northern Technical Institute and Southern Technical Institute of Wales, which was "
+                        "founded as a mining school?", north, south,
+                        query_class="comparison") == "Southern Technical Institute of Wales"
 
 
 def test_both_named_things_are_checked_and_another_nationality_says_no():
     a = evidence("a", "Mara Quist", "Mara Quist (1904 – 1980) was a British film director who worked for Ealing.")
     b = evidence("b", "Tomas Ibarra Roca", "Tomas Ibarra Roca (1924 – 1978) was an Argentine film director and "
                  "screenwriter.")
-    both = synthesise("Were both Mara Quist and Tomas Ibarra Roca British film directors?",
-                      Understanding(query_class="comparison", entities=["Mara Quist and Tomas Ibarra Roca British"]),
-                      [a, b], None)
-    assert both.short_answer == "no"
-    same = synthesise("Were both Mara Quist and Tomas Ibarra Roca film directors?",
-                      Understanding(query_class="comparison", entities=["Mara Quist and Tomas Ibarra Roca"]), [a, b],
-                      None)
-    assert same.short_answer == "yes"
+    assert short_answer("Were both Mara Quist and Tomas Ibarra Roca British film directors?", a, b,
+                        query_class="comparison", entities=("Mara Quist and Tomas Ibarra Roca British",)) == "no"
+    assert short_answer("Were both Mara Quist and Tomas Ibarra Roca film directors?", a, b,
+                        query_class="comparison", entities=("Mara Quist and Tomas Ibarra Roca",)) == "yes"
 
 
 def test_a_place_keeps_its_region_and_a_person_with_dates_is_no_place():

@@ -16,16 +16,12 @@ from reasoners.offline.extractive import best_chains, synthesise
 from reasoners.offline.ranges import amounts, excludes
 from reasoners.offline.versions import older_versions
 from tests.reader_fixtures import evidence
+from tests.reader_fixtures import short_answer as short
 
 WHOS_WHO = ("Name: Marloes de Bruijn; Role: Site Director; Office: Tilburg; Room: T-B1.04; Ext.: 6104; "
             "Email: m.debruijn@example.org\nName: Marta Kowalczyk; Role: Quality Assurance Manager; Office: Gdańsk; "
             "Ext.: 6109; Email: marta.kowalczyk@example.org\nName: Gareth Pennock; Role: Site Director; "
             "Office: Leeds; Room: L2.01; Ext.: 4102; Email: g.pennock@example.org")
-
-
-def short(question: str, *documents: Evidence) -> str | None:
-    """The short answer the offline reader drafts from these documents."""
-    return synthesise(question, Understanding(query_class="lookup"), list(documents), None).short_answer
 
 
 def chained(question: str, *documents: Evidence) -> list[Chain]:

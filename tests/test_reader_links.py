@@ -7,7 +7,7 @@ from reasoners.offline.answer_types import expected_answer, head_phrase
 from reasoners.offline.extractive import synthesise
 from reasoners.offline.ranges import excludes
 from reasoners.offline.reading import supplied_words
-from tests.reader_fixtures import evidence
+from tests.reader_fixtures import evidence, short_answer
 
 
 def test_a_cell_naming_a_venue_links_to_the_line_that_venue_labels():
@@ -69,9 +69,8 @@ def test_a_chain_answers_past_the_name_it_links_by_when_the_earlier_unit_is_what
                     "kitchens written by Marta Quell.")
     chef = evidence("chef", "Marta Quell", "Marta Quell (born 1970) is a Portuguese chef who founded the restaurant "
                     "group Harbour Kitchens.", hop=2)
-    draft = synthesise("What 2019 cookbook was written by the founder of Harbour Kitchens?",
-                       Understanding(query_class="multi_hop"), [book, chef], None)
-    assert draft.short_answer == "Salt and Smoke Cooking"
+    assert short_answer("What 2019 cookbook was written by the founder of Harbour Kitchens?", book, chef,
+                        query_class="multi_hop") == "Salt and Smoke Cooking"
 
 
 def test_a_lone_opening_word_is_a_name_when_its_document_is_titled_by_it():
@@ -79,15 +78,13 @@ def test_a_lone_opening_word_is_a_name_when_its_document_is_titled_by_it():
                         'for her films "Tidewater" and "Parsnip".')
     film = evidence("film", "Tidewater (film)", "Tidewater is a 2021 Danish romantic comedy film directed by Ole "
                     "Brandt.", hop=2)
-    draft = synthesise("What 2021 Danish romantic comedy was Lena Ostrova a producer of?",
-                       Understanding(query_class="multi_hop"), [producer, film], None)
-    assert draft.short_answer == "Tidewater"
+    assert short_answer("What 2021 Danish romantic comedy was Lena Ostrova a producer of?", producer, film,
+                        query_class="multi_hop") == "Tidewater"
 
 
 def test_a_name_ending_in_the_noun_asked_is_that_noun_and_heads_no_name_beside_it():
     coop = evidence("coop", "Oakridge Co-op", "The Oakridge Co-op is a housing cooperative in Millbrook, Oregon.")
     town = evidence("town", "Millbrook", "Millbrook is the county seat of Linden County, Oregon, United States.",
                     hop=2)
-    draft = synthesise("The Oakridge Co-op is in a city that is the seat of which county?",
-                       Understanding(query_class="multi_hop"), [coop, town], None)
-    assert draft.short_answer == "Linden County"
+    assert short_answer("The Oakridge Co-op is in a city that is the seat of which county?", coop, town,
+                        query_class="multi_hop") == "Linden County"
