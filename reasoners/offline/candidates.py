@@ -151,8 +151,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     taken = [range(s, e) for k in blocking for s, e in finditer(k, text)]
     if expected.kind in ("number", "amount"):
         taken += _given_ranges(text, question_values)
-        taken += [range(s, e) for c, (s, e) in cells
-                  if identifier_column(c)]
+        taken += [range(s, e) for c, (s, e) in cells if identifier_column(c)]
     # a count is not the figure of an amount ('quotes from three suppliers', not the 5,000 of 'above EUR 5,000')
     priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
     conditioned = expected.kind == "number" and bool(amounts(question))
@@ -162,12 +161,13 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     subject = _defined(text)
     lined = alignments(question)
     head = stem(expected.head) if expected.head else ""
-    titled_names = head_named(text, head)
+    names = list(finditer("name", text)) if head or "name" in kinds else []  # found once, read twice
+    titled_names = head_named(text, head, names)
     around = blanked(text, titled_names)
     found: list[Candidate] = []
     previous: dict[str, int] = {}
     for rank, kind in enumerate(kinds):
-        for start, end in finditer(kind, text):
+        for start, end in names if kind == "name" else finditer(kind, text):
             span = text[start:end].strip(" ,;.")
             if not span or stated_by_question(span, kind, question, question_stems, question_values):
                 continue

@@ -11,7 +11,6 @@ import re
 from functools import lru_cache
 
 from domain.text import stem, stems
-from reasoners.offline.spans import finditer
 from retrieval.titles import base_title
 
 _BEFORE_WH = re.compile(r"\b([a-z]{3,})\s+(by|in|at|from|for|with|on|into|under|as)\s+(?:which|what|whom|whose)\b",
@@ -70,15 +69,15 @@ def unasked_nationality(span: str, question: str) -> bool:
         not _ORIGIN.search(question)
 
 
-def head_named(text: str, head: str) -> dict[int, int]:
-    """Names that end in the noun asked for ('Alachua County' for 'what county'), by start and end.
+def head_named(text: str, head: str, names: list[tuple[int, int]]) -> dict[int, int]:
+    """The names (`names`, spans of the text) that end in the noun asked for ('Alachua County' for 'what county').
 
     Such a name is headed itself; its noun does not head the names beside it ('Alachua County, Florida, United
     States' does not make 'United States' a county).
     """
     if not head:
         return {}
-    return {s: e for s, e in finditer("name", text) if " " in text[s:e] and stem(text[s:e].split()[-1].lower()) == head}
+    return {s: e for s, e in names if " " in text[s:e] and stem(text[s:e].split()[-1].lower()) == head}
 
 
 def blanked(text: str, spans: dict[int, int]) -> str:
