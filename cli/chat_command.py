@@ -8,7 +8,10 @@ Line editing and the session's history come from readline (arrow keys, Ctrl-R). 
 from __future__ import annotations
 
 import argparse
+import signal
+import threading
 from collections.abc import Callable
+from typing import Any
 
 from cli.result_text import print_result
 from cli.workspace import Workspace, add_location_args
@@ -71,10 +74,37 @@ def chat(user: str, ask: Ask, read: Callable[[str], str]) -> int:
             print()
 
 
+class _Interrupts:
+    """Whether Ctrl-C was pressed while the block ran (it still interrupts it, as Python's own handler does).
+
+    A Ctrl-C landing inside a library (loading the encoder, a database write) may come out as another error there: a
+    question the user cancelled is cancelled, whatever it raised. Only in the main thread, where signals arrive.
+    """
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._previous: Any = None
+
+    def __enter__(self) -> _Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._pressed)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def _pressed(self, signum: int, frame: Any) -> None:
+        self.pressed = True
+        raise KeyboardInterrupt
+
+
 def _answer(user: str, ask: Ask, question: str, conversation: str | None) -> str | None:
     """Ask one question; the conversation to go on with (unchanged if the question was cancelled or refused)."""
+    interrupts = _Interrupts()
     try:
-        result = ask(question, user, conversation)
+        with interrupts:
+            result = ask(question, user, conversation)
     except KeyboardInterrupt:
         print("\n(cancelled)")
         return conversation
@@ -83,6 +113,11 @@ def _answer(user: str, ask: Ask, question: str, conversation: str | None) -> str
         return None
     except BoundloopError as exc:
         print(f"error: {exc}")
+        return conversation
+    except Exception:
+        if not interrupts.pressed:
+            raise
+        print("\n(cancelled)")  # the Ctrl-C came out of a library as another error: still the user's cancel
         return conversation
     print()
     print_result(result, question)

@@ -124,6 +124,29 @@ def test_a_conversation_deleted_during_the_session_is_said_and_the_next_question
     assert asked[0] is None and asked[1] is not None and asked[2] is None
 
 
+def test_an_error_a_ctrl_c_causes_inside_the_run_is_a_cancel_and_other_errors_are_not(capsys):
+    """Ctrl-C landing inside a library (an encoder load, a database write) may come out as another error."""
+    asked = []
+
+    def ask(question, user, conversation):
+        asked.append(question)
+        if question == "cancelled":
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(1)
+            except KeyboardInterrupt:
+                raise ValueError("generator already executing") from None
+        if question == "broken":
+            raise ValueError("a real bug")
+        raise AssertionError("not asked")
+
+    lines = iter(["cancelled", "broken"])
+    with pytest.raises(ValueError, match="a real bug"):  # no Ctrl-C: the error is reported, not swallowed
+        chat("bob", ask, lambda prompt: next(lines))
+    assert asked == ["cancelled", "broken"] and capsys.readouterr().out.count("(cancelled)") == 1
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own handler is back
+
+
 def test_chat_ends_at_end_of_input_and_a_ctrl_c_at_the_prompt_clears_the_line(capsys):
     keys = iter([KeyboardInterrupt(), EOFError()])
 
