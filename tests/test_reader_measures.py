@@ -102,6 +102,34 @@ def test_what_two_things_have_in_common_is_a_word_both_are_described_by():
         is None
 
 
+PLANTS_AND_POETS = [
+    evidence("v", "Velmora", "Velmora is a genus of bushy, herbaceous perennial plants. It is native to western "
+             "Latin America, from southern Chile north to Mexico."),
+    evidence("t", "Tasket", "Tasket is a genus of herbaceous perennial plants in the family Rosaceae. All the species "
+             "are native to western South America (Peru and northern Chile)."),
+    evidence("o", "Orla Finch", "Orla Finch (1882-1973) was an Irish novelist. She was awarded the 1931 Halden Prize "
+             "for 'The Long Field'."),
+    evidence("b", "Bea Marr", "Bea Marr (1890-1950) was an Irish poet. She received the Halden Prize for Poetry in "
+             "1940, and was also known for her essays."),
+]
+
+
+def test_a_shared_trait_is_of_the_kind_asked_and_may_come_from_the_rest_of_both_documents():
+    from reasoners.offline.extractive import synthesise
+    from reasoners.offline.similarity import EncoderSimilarity
+
+    ask = partial(synthesise, understanding=Understanding(query_class="comparison"), evidence=PLANTS_AND_POETS,
+                  assessment=None, similarity=EncoderSimilarity())
+    # 'plant' describes both already: the kind asked is the categorisation, not the plants
+    assert ask("Velmora and Tasket are both examples of what type of plant categorization?").short_answer == "genus"
+    # what they are shares no country: their documents' later sentences both name Chile ('America' ends two names)
+    native = ask("In what country are both Velmora and Tasket native plants?")
+    assert native.short_answer == "Chile"
+    assert {c.citations[0] for c in native.claims} == {"v#0", "t#0"}
+    # a nationality both share answers no question about nationality; the prize both documents name does
+    assert ask("Orla Finch and Bea Marr have both been given what?").short_answer == "Halden Prize"
+
+
 @pytest.mark.parametrize(("question", "options"), [
     ("Between two scientists Ernst Messerschmid and Philippe Perrin, who is older?",
      ("Ernst Messerschmid", "Philippe Perrin")),

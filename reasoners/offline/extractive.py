@@ -195,7 +195,8 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         return _draft(question, ruled[1], ruled[0])  # 'Am I allowed to ...?': the rule closest in meaning forbids it
     if expected.kind not in ("yes_no", "choice") and \
             (common := shared_trait(question, names, readings, similarity,
-                                    expected.kind in _PROPER or _NAMED_KIND.search(question) is not None)):
+                                    expected.kind in _PROPER or _NAMED_KIND.search(question) is not None,
+                                    expected.kind == "list")):
         return _draft(question, common[1], common[0])  # 'What sport do both X and Y play?': a word describing both
     if relevant and (top := superlative_item(question, expected, readings)):
         return _draft(question, top[0], top[1])  # 'the biggest meeting room at Northgate': the row seating most

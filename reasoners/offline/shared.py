@@ -16,6 +16,7 @@ from domain.text import stem, stems
 from reasoners.offline.answer_types import head_phrase
 from reasoners.offline.answerability import Similarity
 from reasoners.offline.compare import about
+from reasoners.offline.name_roles import unasked_nationality
 from reasoners.offline.reading import GENERIC, Reading
 from reasoners.offline.units import chunk_ordinal
 from retrieval.query_terms import STOPWORDS
@@ -50,12 +51,21 @@ def _own(name: str, readings: list[Reading]) -> Reading | None:
     return chosen[0] if chosen else None
 
 
-def _described(text: str, name: str) -> list[str]:
-    """The words after the copula that says what the thing is, in order (the whole text without one)."""
-    match = _COPULA.search(text)
+def _described(text: str, name: str, defining: bool = True) -> list[str]:
+    """The words after the copula that says what the thing is, in order, less the thing's name.
+
+    The whole text's words when it has no copula or is not `defining` (a later sentence of its document).
+    """
+    match = _COPULA.search(text) if defining else None
     rest = text[match.end():] if match else text
     named = stems(name)
     return [w for w in _WORD.findall(rest) if not (stems(w) and stems(w) <= named)]
+
+
+def _document(reading: Reading, readings: list[Reading]) -> list[Reading]:
+    """The units of the reading's document, in reading order."""
+    return sorted((r for r in readings if r.unit.evidence.doc_id == reading.unit.evidence.doc_id),
+                  key=lambda r: (chunk_ordinal(r.unit.evidence.chunk_id) or 0, r.unit.position))
 
 
 def _phrases(first: list[str], other: set[str], asked: set[str]) -> list[str]:
@@ -83,10 +93,12 @@ def _plural(word: str) -> str:
 
 
 def shared_trait(question: str, names: list[str], readings: list[Reading], similarity: Similarity | None,
-                 proper: bool = False) -> tuple[str, list[Reading]] | None:
+                 proper: bool = False, many: bool = False) -> tuple[str, list[Reading]] | None:
     """The trait two named things share and the unit saying it of each; None unless the question asks one.
 
     `proper`: the question asks for a place, a person or a name, so only a capitalised trait answers.
+    `many`: the question asks a list ('Which holidays do both offices observe?'), which one name from the rest of
+    their documents does not answer.
     """
     if similarity is None or not names or not _SHARED.search(question) or not _PAIR.search(question):
         return None
@@ -100,15 +112,16 @@ def shared_trait(question: str, names: list[str], readings: list[Reading], simil
     units = [one, two]
     asked = set(stems(question)) - _ALSO_GENERIC
     words = [_described(r.unit.plain, n) for r, n in zip(units, (first, second), strict=True)]
-    other = {stem(w.lower()) for w in words[1]}
-    found = _phrases(words[0], other, asked)
+    found = _usable(_phrases(words[0], {stem(w.lower()) for w in words[1]}, asked), question, proper)
+    if not found and not many:  # what they are shares nothing asked: the names the rest of both documents give
+        found = _named_by_both(units, (first, second), readings, asked, question)
+        units = [_saying(found, u, readings) for u in units] if found else units
     if not found:
         return None
-    if proper:  # 'based out of where?': a place both are described by ('London')
-        found = [f for f in found if f[:1].isupper()]
-        if not found:
-            return None
-    kind = [w for w in head_phrase(question) if stem(w) not in _ALSO_GENERIC and w not in STOPWORDS]
+    # a kind word both descriptions hold is what they are, not what is asked ('plant' of 'type of plant categorization')
+    described = {stem(w.lower()) for w in words[0]} & {stem(w.lower()) for w in words[1]}
+    kind = [w for w in head_phrase(question) if stem(w) not in _ALSO_GENERIC and w not in STOPWORDS and
+            stem(w.lower()) not in described]
     if kind:  # the phrase, or one word of it, closest to the kind asked ('sport': 'tennis' of 'tennis player')
         options = list(dict.fromkeys([*found, *(w for f in found if " " in f for w in f.split())]))
         cosines = similarity(" ".join(kind), options)
@@ -119,3 +132,33 @@ def shared_trait(question: str, names: list[str], readings: list[Reading], simil
         if re.search(r"\b(?:are|were) both\b", question, re.I) and re.fullmatch(r"[a-z]+[^s]", answer):
             answer = _plural(answer)
     return answer, [units[0], units[1]]
+
+
+def _usable(found: list[str], question: str, proper: bool) -> list[str]:
+    """The shared phrases that can answer.
+
+    Only a name when a name is asked ('based out of where?'), and no nationality unless one is asked ('American' is
+    no answer to 'have both been given what?').
+    """
+    return [f for f in found if (f[:1].isupper() or not proper) and not unasked_nationality(f, question)]
+
+
+def _named_by_both(units: list[Reading], names: tuple[str, str], readings: list[Reading], asked: set[str],
+                   question: str) -> list[str]:
+    """The names both things' documents give beyond what they are ('native to ... Chile' in each), in order."""
+    whole = [[w for r in _document(u, readings) for w in _described(r.unit.plain, n, False) if r is not u]
+             for u, n in zip(units, names, strict=True)]
+    found = _usable(_phrases(whole[0], {stem(w.lower()) for w in whole[1]}, asked), question, True)
+    return [f for f in found if all(any(_whole_name(f, r.unit.plain) for r in _document(u, readings)) for u in units)]
+
+
+def _whole_name(phrase: str, text: str) -> bool:
+    """Whether the text names `phrase` on its own, not as the end of a longer name ('America' of 'South America')."""
+    return any(not re.search(r"\b[A-Z][\w'’-]*\s+$", text[:m.start()])
+               for m in re.finditer(rf"\b{re.escape(phrase)}\b", text))
+
+
+def _saying(found: list[str], thing: Reading, readings: list[Reading]) -> Reading:
+    """The first unit of the thing's document that holds a shared phrase, to cite; the defining unit without one."""
+    keys = [set(stems(f)) for f in found]
+    return next((r for r in _document(thing, readings) if any(k <= r.unit.stems for k in keys)), thing)
