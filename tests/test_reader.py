@@ -44,6 +44,11 @@ from tests.reader_fixtures import evidence, short_answer
     ("Which meeting rooms seat 12 or more people?", "list"),
     ("What's the IT helpdesk extension?", "phone"),
     ("What is Priya Raman's extension?", "phone"),
+    # asked in place, at the end
+    ("The office move was approved by whom?", "person"),
+    ("The audit programme was run by who?", "person"),
+    ("The old intranet was switched off when?", "date"),
+    ("The quarterly offsite is held where?", "place"),
 ])
 def test_the_answer_kind_follows_the_question(question, kind):
     assert expected_answer(question).kind == kind

@@ -176,6 +176,15 @@ def test_a_nationality_word_answers_only_a_question_about_nationality():
     asked = "Who starred in The Human Factor alongside Richard Attenborough?"
     assert "British" not in _values(asked, text)
     assert "British" in _values("What is the nationality of the film The Human Factor?", text)
+    # 'national' of a spelled-out name asks no nationality
+    game = "NBA 2K13 is a basketball video game featuring the American professional basketball player Ray Dunn."
+    assert "American" not in _values("Which video game featured the NBA (National Basketball Association) player "
+                                     "Ray Dunn?", game)
+
+
+def test_a_quoted_function_word_is_no_answer():
+    text = 'The Chief Officer (often "Chief "in" or "of" Europe") was the head of the Northern Command.'
+    assert "or" not in _values("Which Chief Officer led the Northern Command?", text)
 
 
 def test_a_name_after_by_is_rarely_the_thing_asked_for():

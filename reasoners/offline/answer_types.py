@@ -239,7 +239,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
     if bound := _BOUND_OF.match(lower):
         return Expected("amount" if bound.group(1) else "number", bound.group(1) or bound.group(2))
     named = kind_of_phrase(phrase) if phrase else None
-    if re.match(r"^\s*(who|whom|whose)\b", lower) or re.search(r"\b(?:to|by|from|for|with) whom?\b", lower):
+    if re.match(r"^\s*(who|whom|whose)\b", lower) or re.search(r"\b(?:to|by|from|for|with|of) whom?\b", lower) or \
+            re.search(r"\bwhom?\s*\?\s*$", lower):  # asked in place: 'a sitcom written by who?'
         return Expected(named if lower.startswith("whose") and named else "person", head)
     if re.search(r"\bhow much\b", lower):
         return Expected(named if named in ("amount", "number") else "amount", head)
@@ -250,9 +251,9 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected("number", head)
     if re.search(r"\bwhat time\b|\bat what hour\b", lower):
         return Expected("time", "time")
-    if re.match(r"^\s*when\b", lower) or re.search(r"\bby when\b|\buntil when\b", lower):
+    if re.match(r"^\s*when\b", lower) or re.search(r"\bby when\b|\buntil when\b|\bwhen\s*\?\s*$", lower):
         return Expected("date", head)
-    if re.match(r"^\s*where\b", lower):
+    if re.match(r"^\s*where\b", lower) or re.search(r"\bwhere\s*\?\s*$", lower):
         # where someone sits or works from is a desk or room ('Where does the facilities coordinator sit?')
         seated = re.search(r"\b(sit|sits|sitting|seated|desk)\b|^\s*where(?: is|'s)? (?:the )?office of\b|"
                            r"^\s*where(?: is|'s)? (?:\w+(?:'s|’s)|his|her|their) office\b", lower)

@@ -29,6 +29,7 @@ from reasoners.offline.name_roles import (
 from reasoners.offline.ranges import amounts
 from reasoners.offline.spans import finditer, year_in
 from reasoners.offline.units import Unit, plain
+from retrieval.query_terms import STOPWORDS
 
 SUBJECT_BONUS = 2.0
 """How much a definitional sentence's subject is preferred, times the share of the question its description says."""
@@ -169,8 +170,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     for rank, kind in enumerate(kinds):
         for start, end in names if kind == "name" else finditer(kind, text):
             span = text[start:end].strip(" ,;.")
-            if not span or stated_by_question(span, kind, question, question_stems, question_values):
-                continue
+            if not span or stated_by_question(span, kind, question, question_stems, question_values) or \
+                    span.islower() and all(w in STOPWORDS for w in span.split()):
+                continue  # a quoted 'or' names nothing
             if kind in ("number", "name") and any(start in r or end - 1 in r for r in taken):
                 continue
             if kind == "number" and any(start in r for r in priced) or kind == "amount" and conditioned:

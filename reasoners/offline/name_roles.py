@@ -28,7 +28,8 @@ mauritian taiwanese mongolian tibetan catalan basque flemish""".split())
 """Words for where people or things are from ('British', 'South Korean'): an answer only to a question about
 nationality, origin or language, never a person, a place or a thing asked for."""
 _QUALIFIERS = frozenset("south north east west anglo new".split())
-_ORIGIN = re.compile(r"\b(?:nationalit|national|origin|language|ethnic|citizen|descent|heritage|countr)", re.I)
+_ORIGIN = re.compile(r"\b(?:nationalit|national origin|origin|language|ethnic|citizen|descent|heritage|countr)", re.I)
+"""Words asking where someone is from; not 'national' alone ('National Basketball Association')."""
 
 
 @lru_cache(maxsize=256)
