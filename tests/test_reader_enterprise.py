@@ -658,3 +658,23 @@ def test_words_for_approving_say_one_another():
     assert {"okay", "ok", "approv", "sign"} <= implied("The CIO may authorise local admin rights.")
     assert {"okay", "authoris"} <= implied("Requests are signed off by the CIO.")
     assert not implied("The CIO owns the laptop fleet.")
+
+
+def test_a_person_asked_for_is_named_in_full(monkeypatch):
+    from reasoners.offline import reading
+    from reasoners.offline.answer_types import expected_answer
+    from reasoners.offline.extractive import evidence_units
+    founders = [evidence("short", "Club history", "The rowing club was founded in 1921 by Marlow."),
+                evidence("full", "Club records", "The rowing club was founded in 1921 by Anna Marlow.")]
+    units, rank_of = evidence_units(founders)
+
+    def fits(question: str) -> dict[str | None, float]:
+        return {r.answer: r.fit for r in reading.read(question, expected_answer(question), units, rank_of)}
+
+    by_whom, character = fits("Who founded the rowing club?"), fits("What character founded the rowing club?")
+    monkeypatch.setattr(reading, "ONE_WORD_PENALTY", 0.0)
+    unpenalised = fits("Who founded the rowing club?")
+    assert unpenalised["Marlow"] - by_whom["Marlow"] == pytest.approx(0.2)
+    assert unpenalised["Anna Marlow"] == by_whom["Anna Marlow"]
+    # a character often goes by one name
+    assert fits("What character founded the rowing club?") == character
