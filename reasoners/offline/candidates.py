@@ -28,6 +28,7 @@ from reasoners.offline.name_roles import (
 )
 from reasoners.offline.ranges import amounts
 from reasoners.offline.spans import finditer, year_in
+from reasoners.offline.stated import LITERAL_KINDS, stated_by_question
 from reasoners.offline.units import Unit, plain
 from retrieval.query_terms import STOPWORDS
 
@@ -51,7 +52,6 @@ KINDS: dict[str, tuple[str, ...]] = {
     "list": ("emphasis", "name"),
 }
 """The span kinds that can answer each expected kind, likeliest first."""
-_LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
 _SPELLED_COUNT = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
                             r"forty|fifty|hundred)\s+([A-Za-z]+)\b", re.I)
@@ -110,22 +110,6 @@ class Candidate:
         return (2.0 * self.cell_fit - 0.3 * self.rank - self.distance + SUBJECT_BONUS * self.subject
                 + HEADED_BONUS * self.headed + LED_BONUS * self.led + ALIGNED_BONUS * self.aligned
                 - AGENT_PENALTY * self.agent)
-
-
-def stated_by_question(span: str, kind: str, question: str, question_stems: set[str],
-                       question_values: set[str]) -> bool:
-    """Whether the question already states this span (then it cannot be the answer).
-
-    Codes, addresses and numbers count as stated only when the question holds them as written ('/room' is not
-    stated by 'book a room').
-    """
-    if kind in _LITERAL_KINDS:
-        return span.lower() in question.lower()
-    own = stems(span)
-    if own and own <= question_stems:
-        return True
-    found = set(values(span))
-    return bool(found) and found <= question_values
 
 
 def anchors(text: str, question_stems: set[str]) -> list[int]:
@@ -294,7 +278,7 @@ def _cell_values(unit: Unit, expected: Expected, question_stems: set[str], text:
     found = []
     for cell in unit.cells:
         fit = cell_fit(cell, expected, question_stems)
-        if expected.kind in _LITERAL_KINDS and not literal(cell.value, expected.kind):
+        if expected.kind in LITERAL_KINDS and not literal(cell.value, expected.kind):
             continue  # 'Extension range: 5xxx' names no extension
         # a question of no known kind takes the cell of the column it names ('sunday enhancement for band 3?')
         if fit >= (0.6 if expected.kind == "other" else 0.8) and not stems(cell.value) <= question_stems:
