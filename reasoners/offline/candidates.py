@@ -27,7 +27,7 @@ from reasoners.offline.name_roles import (
     unasked_nationality,
 )
 from reasoners.offline.ranges import amounts
-from reasoners.offline.spans import finditer, year_in
+from reasoners.offline.spans import finditer, life_date, year_in
 from reasoners.offline.stated import LITERAL_KINDS, stated_by_question
 from reasoners.offline.units import Unit, plain
 from retrieval.query_terms import STOPWORDS
@@ -191,7 +191,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             headed = bounded is not None and bool(bounded.search(text[max(0, start - 30):start])) or \
                 bool(head) and head in stems(" ".join(around[max(0, start - 30):start].split()[-3:] +
                                                           around[start + len(span):start + len(span) + 25].split()[:2]))
-            headed = headed or kind == "name" and start in titled_names
+            headed = headed or kind == "name" and start in titled_names or \
+                kind == "date" and life_date(question, text, start)  # '(born September 6, 1961)' for 'born when'
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
                 text[previous.get(kind, 0):start].split()[-2:])))
             lined_up = kind in ("name", "emphasis") and aligned(lined, text, start, len(span))

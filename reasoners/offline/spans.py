@@ -170,3 +170,17 @@ def year_in(span: str) -> str:
     """The one year a fuller date gives ('1827' of 'March 1827'); '' for a bare year, a decade or a range."""
     years = _YEAR.findall(span)
     return years[0] if len(years) == 1 and not _YEAR.fullmatch(span) else ""
+
+
+_LIFE_ASKED = {"born": re.compile(r"\bborn\b|\bbirth", re.I), "died": re.compile(r"\bdied\b|\bdeath\b|\bdie\b", re.I)}
+_LIFE_SAID = {"born": re.compile(r"(?:\bborn(?:\s+(?:on|in))?|\((?:[^()]*;\s*)?)\s*$"),
+              "died": re.compile(r"(?:\bdied(?:\s+(?:on|in))?|\([^()]*\d\s*[–-])\s*$")}
+_DAY_MONTH = re.compile(r"(?:[A-Z][a-z]+\.?\s+\d{1,2},?|\d{1,2}\s+[A-Z][a-z]+\.?)\s*$")
+"""Where a date is a birth or a death: after 'born' or opening a person's dates '(8 April 1912 – 1 May 1990)'; after
+'died' or closing them."""
+
+
+def life_date(question: str, text: str, start: int) -> bool:
+    """Whether the date at `start` is the birth (or death) the question asks the date of ('born in what year')."""
+    before = _DAY_MONTH.sub("", text[max(0, start - 60):start])  # the year of 'born September 6, 1961'
+    return any(asked.search(question) and _LIFE_SAID[event].search(before) for event, asked in _LIFE_ASKED.items())
