@@ -42,6 +42,8 @@ from tests.reader_fixtures import evidence, short_answer
     ("Why was the release process changed?", "explanation"),
     ("What is the company's policy on remote work?", "explanation"),
     ("Which meeting rooms seat 12 or more people?", "list"),
+    ("Which of the meeting rooms seat 12 or more people?", "list"),
+    ("Which of the team's two first-aiders works nights?", "name"),  # one of them: its verb is singular
     ("What's the IT helpdesk extension?", "phone"),
     ("What is Priya Raman's extension?", "phone"),
     # asked in place, at the end

@@ -183,6 +183,12 @@ def plural_noun(phrase: list[str], question: str = "") -> str:
     return ""
 
 
+def _one_of(lower: str, plural: str) -> bool:
+    """Whether 'which of ...' asks one of the things, its verb singular: 'Which of X's brothers plays for ...?'."""
+    return bool(re.match(r"\s*which (?:one )?of\b", lower)) and re.search(
+        rf"\b{re.escape(plural)}\s+(?:is|was|has|(?!is\b|was\b|has\b)[a-z]+[^s']s)\b", lower) is not None
+
+
 _AUXILIARIES = re.compile(r"\b(?:is|are|was|were|do|does|did|have|has|had|can|could|will|would|shall|should|may|"
                           r"might|must)\b", re.I)
 _OPENS_OBJECT = frozenset("""the a an this that these those its his her their our your my between at in into from to
@@ -227,7 +233,11 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected("yes_no")
     if _STEPS.match(lower):  # 'What are the steps to book a trip?': a procedure, however the question is classed
         return Expected("explanation")
-    if query_class == "aggregation" or (re.match(r"^\s*(which|what)\b", lower) and plural_noun(phrase, question)):
+    plural = plural_noun(phrase, question)
+    if plural and _one_of(lower, plural):  # 'Which of X's older brothers plays ...?': one brother
+        phrase = phrase[:phrase.index(plural) + 1]
+        head, plural = plural, ""
+    if query_class == "aggregation" or (re.match(r"^\s*(which|what)\b", lower) and plural):
         return Expected("list", plural_noun(phrase, question) or head)
     if query_class == "comparison" and re.search(r"\bcompare|\bversus\b|\bvs\b", lower):
         nouns = re.findall(r"[a-z][a-z'-]*", lower)
