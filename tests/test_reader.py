@@ -157,6 +157,15 @@ def test_a_choice_compares_the_options_dates():
     assert older.short_answer == "Carrie Akre" and younger.short_answer == "Shifty Shellshock"
 
 
+def test_a_choice_excluding_a_place_is_the_option_not_said_to_be_there():
+    a = evidence("a", "Harrow Hound", "The Harrow Hound is a breed of herding dog that began in the United States.")
+    b = evidence("b", "Lenne Pointer", "The Lenne Pointer is a breed of hunting dog that originated in Belgium.")
+    asked = "Which breed of dog has origins outside of the United States, Harrow Hound or Lenne Pointer?"
+    assert synthesise(asked, Understanding(query_class="comparison"), [a, b], None).short_answer == "Lenne Pointer"
+    inside = "Which breed of dog has origins in the United States, Harrow Hound or Lenne Pointer?"
+    assert synthesise(inside, Understanding(query_class="comparison"), [a, b], None).short_answer == "Harrow Hound"
+
+
 def test_a_choice_reads_each_option_s_date_from_its_own_document():
     """A passage elsewhere that only mentions an option ('the subject of the Atlas portal') has no date for it."""
     mention = evidence("m", "Rollout notes", "Staff were trained on the Atlas portal and the Beacon wiki together.",

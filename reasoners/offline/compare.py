@@ -149,8 +149,27 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
         if len(counted) == len(options):
             pick = max if more and not less else min
             return pick(options, key=lambda o: counted[o][0]), [counted[o][1] for o in options]
+    if (excluded := _excluding(question, options, best)) is not None:
+        return excluded, units
     scored = {o: coverage([r.unit], rest) if rest else r.coverage for o, r in best.items()}
     return max(scored, key=lambda o: scored[o]), units
+
+
+_OUTSIDE = re.compile(r"\b(?:outside(?: of)?|not (?:in|from|of|located in|based in)|other than|apart from)\s+"
+                      r"(?:the\s+)?([^,?;]+)", re.I)
+
+
+def _excluding(question: str, options: tuple[str, ...], best: dict[str, Reading]) -> str | None:
+    """The option whose unit does not state what the question excludes, when the other's does; None otherwise.
+
+    'Which breed has origins outside of the United States, X or Y?': the breed whose unit does not say United States.
+    """
+    match = _OUTSIDE.search(question)
+    if match is None or len(options) != 2 or len(best) != 2:
+        return None
+    excluded = stems(match.group(1)) - {k for o in options for k in stems(o)}
+    stating = [o for o in options if excluded and excluded <= best[o].unit.stems]
+    return next(o for o in options if o not in stating) if len(stating) == 1 else None
 
 
 def _opposed(unit_stems: frozenset[str], question: str) -> set[str]:
