@@ -220,3 +220,11 @@ def test_a_birth_or_death_asked_is_the_date_said_of_it():
     # a question about neither prefers no date of a life
     asked = "When did the first show of Ida Roe open?"
     assert not any(c.headed for c in candidates(painter, expected_answer(asked), asked))
+
+
+def test_a_name_the_noun_asked_stands_beside_outranks_a_quoted_title():
+    text = ('Since 1996, he and co-owner Ann Roe have run a London-based production company, Tall Grass Films, '
+            'through which the pair have made "The Orchard" and "Low Tide".')
+    asked = "What production company co-owned by Ann Roe made Low Tide?"
+    from reasoners.offline.candidates import best
+    assert best(_unit(text), expected_answer(asked), asked).text == "Tall Grass Films"

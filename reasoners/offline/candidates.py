@@ -58,8 +58,10 @@ _SPELLED_COUNT = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|el
 _NOT_NAMES = ("date", "time", "amount")
 """Forms a name candidate must not start inside ('EUR 50' is not a name)."""
 _DEFINITION = re.compile(r"\s*(?:\([^)]*\)\s*|,[^,]{0,60},\s*)?(?:is|was|are|were|has been|had been)\s+(?:a|an|the)?\b")
-HEADED_BONUS = 0.5
-"""How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"')."""
+HEADED_BONUS = 0.8
+"""How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"'). Above two kinds'
+rank, so that 'a production company, Tall Grass Films,' outranks the quoted films the company made ('which company').
+0.5 lost that; 0.8 and 1.0 measured alike on HotpotQA dev and the probes."""
 LED_BONUS = 0.1
 ALIGNED_BONUS = 1.0
 AGENT_PENALTY = 0.5
