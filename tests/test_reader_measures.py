@@ -228,3 +228,13 @@ def test_a_name_the_noun_asked_stands_beside_outranks_a_quoted_title():
     asked = "What production company co-owned by Ann Roe made Low Tide?"
     from reasoners.offline.candidates import best
     assert best(_unit(text), expected_answer(asked), asked).text == "Tall Grass Films"
+
+
+def test_a_date_with_its_year_says_more_than_one_without():
+    from reasoners.offline.candidates import best
+    text = ("The second single from the album, out in the UK on 31 July and 20 July 1981, reached the top ten in "
+            "Canada, Ireland, New Zealand, Norway and Sweden, spent eleven weeks on the charts in the Netherlands and "
+            "Belgium, and was later covered by several bands on both sides of the Atlantic, among them three from "
+            "Scotland, two from Wales and one from the west of Ireland, none of which charted anywhere at all.")
+    asked = "When was the second single from the album released?"
+    assert best(_unit(text), expected_answer(asked), asked).text == "20 July 1981"

@@ -65,6 +65,9 @@ rank, so that 'a production company, Tall Grass Films,' outranks the quoted film
 LED_BONUS = 0.1
 ALIGNED_BONUS = 1.0
 AGENT_PENALTY = 0.5
+YEARLESS_PENALTY = 0.1
+"""How much less a date without its year says for 'when' ('31 July' beside '20 July 1981'); a tie-breaker."""
+_YEAR = re.compile(r"\b\d{4}\b")
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
@@ -106,12 +109,14 @@ class Candidate:
     agent: bool = False
     """A name after 'by' ('written by David Brock') when the question asks for no person: it did what the question's
     thing was done by, so it is rarely that thing."""
+    yearless: bool = False
+    """A date without its year ('31 July') for 'when': a fuller date beside it ('20 July 1981') says more."""
 
     @property
     def rule_score(self) -> float:
         return (2.0 * self.cell_fit - 0.3 * self.rank - self.distance + SUBJECT_BONUS * self.subject
                 + HEADED_BONUS * self.headed + LED_BONUS * self.led + ALIGNED_BONUS * self.aligned
-                - AGENT_PENALTY * self.agent)
+                - AGENT_PENALTY * self.agent - YEARLESS_PENALTY * self.yearless)
 
 
 def anchors(text: str, question_stems: set[str]) -> list[int]:
@@ -201,7 +206,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             agent = kind in ("name", "emphasis") and expected.kind != "person" and not lined_up and \
                 after_by(text, start)
             previous[kind] = start + len(span)
-            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent))
+            yearless = kind == "date" and expected.kind == "date" and not _YEAR.search(span)
+            found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent,
+                                   yearless))
     if expected.kind in ("person", "place", "name", "other") and \
             (titled := titled_opening(text, unit.evidence.title, question_stems, head)):
         # 'Brooklyn is a 2015 ... romantic drama' in 'Brooklyn (film)' for 'what romantic drama': a name all the same
