@@ -88,3 +88,14 @@ def test_a_name_ending_in_the_noun_asked_is_that_noun_and_heads_no_name_beside_i
                     hop=2)
     assert short_answer("The Oakridge Co-op is in a city that is the seat of which county?", coop, town,
                         query_class="multi_hop") == "Linden County"
+
+
+def test_a_last_unit_that_only_glosses_a_name_the_question_gives_does_not_answer():
+    velo = evidence("velo", "Ana Velo", "Ana Velo (3 May 1766 – 28 November 1822) was a Varnian journalist, botanist, "
+                    "diplomat and politician who served as the first Vice President of Varnia under President Tomas "
+                    "Ruiz Ortega.")
+    ruiz = evidence("ruiz", "Tomas Ruiz Ortega", "Tomas Ruiz Ortega (24 July 1783 – 17 December 1830), generally known "
+                    "as Tomas Ruiz and also as El Fundador, was a military and political leader who led Varnia, "
+                    "Lessia, Cordova and Ostra to independence.")
+    asked = "Who served as the first Vice President of Varnia under El Fundador?"
+    assert short_answer(asked, velo, ruiz, query_class="multi_hop", entities=("Varnia", "El Fundador")) == "Ana Velo"

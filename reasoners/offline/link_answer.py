@@ -1,11 +1,18 @@
-"""A chain's answer, past the name it links by: 'What 1996 book was written by the founder of Media Matters?'."""
+"""A chain's answer when its last unit is not what is asked.
+
+Past the name it links by ('What 1996 book was written by the founder of Media Matters?'), or before a unit that only
+glosses a name the question gives ('Who served as the 1st Vice President of Colombia under El Libertador?').
+"""
 
 from __future__ import annotations
 
-from domain.text import stem
+from domain.text import entities, stem, stems
 from reasoners.offline.answer_types import Expected
-from reasoners.offline.candidates import candidates
+from reasoners.offline.candidates import best, candidates
 from reasoners.offline.chains import Chain, name_key, subjects_of, titled
+
+STRONG_SUBJECT, WEAK_VALUE = 0.8, 0.3
+"""Rule scores: an earlier unit's subject this strong answers in place of a last unit's value this weak."""
 
 
 def past_the_link(chain: Chain, expected: Expected, question: str) -> str | None:
@@ -30,3 +37,23 @@ def past_the_link(chain: Chain, expected: Expected, question: str) -> str | None
               if f" {name_key(c.text)} " not in f" {link} " and f" {link} " not in f" {name_key(c.text)} "]
     before = max(others, key=lambda c: c.rule_score, default=None)
     return before.text if before is not None and before.subject and not before.agent else answer
+
+
+def before_the_gloss(chain: Chain, expected: Expected, question: str) -> str | None:
+    """The chain's answer, unless its last unit only glosses a name the question gives and the one before is asked.
+
+    'Who served as the 1st Vice President of Colombia under El Libertador?': Zea Díaz's sentence ('... was a
+    Colombian ... politician ...') links by 'Simón Bolívar' to the sentence that calls him El Libertador; that
+    sentence offers no one asked (its best value, 'Bolivia', is weak), so the answer is the earlier sentence's
+    subject.
+    """
+    answer = chain.answer
+    if len(chain.readings) < 2 or expected.kind not in ("person", "name", "place", "other"):
+        return answer
+    earlier, last = chain.readings[-2:]
+    subject, value = best(earlier.unit, expected, question), best(last.unit, expected, question)
+    if subject is None or not subject.subject or subject.agent or subject.rule_score < STRONG_SUBJECT or \
+            value is not None and value.rule_score >= WEAK_VALUE:
+        return answer
+    named = {k for name in entities(question, names_only=True) for k in stems(name)}
+    return subject.text if (named & last.unit.stems) - earlier.unit.stems else answer
