@@ -186,7 +186,7 @@ def plural_noun(phrase: list[str], question: str = "") -> str:
 def _one_of(lower: str, plural: str) -> bool:
     """Whether 'which of ...' asks one of the things, its verb singular: 'Which of X's brothers plays for ...?'."""
     return bool(re.match(r"\s*which (?:one )?of\b", lower)) and re.search(
-        rf"\b{re.escape(plural)}\s+(?:is|was|has|(?!is\b|was\b|has\b)[a-z]+[^s']s)\b", lower) is not None
+        rf"\b{re.escape(plural)}\s+(?:is|was|has|[a-z]+[^s']s)\b", lower) is not None
 
 
 _AUXILIARIES = re.compile(r"\b(?:is|are|was|were|do|does|did|have|has|had|can|could|will|would|shall|should|may|"
@@ -238,7 +238,7 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         phrase = phrase[:phrase.index(plural) + 1]
         head, plural = plural, ""
     if query_class == "aggregation" or (re.match(r"^\s*(which|what)\b", lower) and plural):
-        return Expected("list", plural_noun(phrase, question) or head)
+        return Expected("list", plural or head)
     if query_class == "comparison" and re.search(r"\bcompare|\bversus\b|\bvs\b", lower):
         nouns = re.findall(r"[a-z][a-z'-]*", lower)
         return Expected(kind_of_phrase(nouns) or "other", head)

@@ -27,7 +27,7 @@ from reasoners.offline.name_roles import (
     unasked_nationality,
 )
 from reasoners.offline.ranges import amounts
-from reasoners.offline.spans import finditer, life_date, year_in
+from reasoners.offline.spans import finditer, has_year, life_date, year_in
 from reasoners.offline.stated import LITERAL_KINDS, stated_by_question
 from reasoners.offline.units import Unit, plain
 from retrieval.query_terms import STOPWORDS
@@ -67,7 +67,6 @@ ALIGNED_BONUS = 1.0
 AGENT_PENALTY = 0.5
 YEARLESS_PENALTY = 0.1
 """How much less a date without its year says for 'when' ('31 July' beside '20 July 1981'); a tie-breaker."""
-_YEAR = re.compile(r"\b\d{4}\b")
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
@@ -206,7 +205,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             agent = kind in ("name", "emphasis") and expected.kind != "person" and not lined_up and \
                 after_by(text, start)
             previous[kind] = start + len(span)
-            yearless = kind == "date" and expected.kind == "date" and not _YEAR.search(span)
+            yearless = kind == "date" and expected.kind == "date" and not has_year(span)
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent,
                                    yearless))
     if expected.kind in ("person", "place", "name", "other") and \

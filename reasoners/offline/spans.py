@@ -172,12 +172,18 @@ def year_in(span: str) -> str:
     return years[0] if len(years) == 1 and not _YEAR.fullmatch(span) else ""
 
 
+def has_year(span: str) -> bool:
+    """Whether a date gives its year ('20 July 1981', not '31 July')."""
+    return _YEAR.search(span) is not None
+
+
 _LIFE_ASKED = {"born": re.compile(r"\bborn\b|\bbirth", re.I), "died": re.compile(r"\bdied\b|\bdeath\b|\bdie\b", re.I)}
 _LIFE_SAID = {"born": re.compile(r"(?:\bborn(?:\s+(?:on|in))?|\((?:[^()]*;\s*)?)\s*$"),
               "died": re.compile(r"(?:\bdied(?:\s+(?:on|in))?|\([^()]*\d\s*[–-])\s*$")}
-_DAY_MONTH = re.compile(r"(?:[A-Z][a-z]+\.?\s+\d{1,2},?|\d{1,2}\s+[A-Z][a-z]+\.?)\s*$")
 """Where a date is a birth or a death: after 'born' or opening a person's dates '(8 April 1912 – 1 May 1990)'; after
 'died' or closing them."""
+_DAY_MONTH = re.compile(r"(?:[A-Z][a-z]+\.?\s+\d{1,2},?|\d{1,2}\s+[A-Z][a-z]+\.?)\s*$")
+"""A day and month before a year ('September 6, ' of 'born September 6, 1961')."""
 
 
 def life_date(question: str, text: str, start: int) -> bool:
