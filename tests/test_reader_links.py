@@ -99,3 +99,18 @@ def test_a_last_unit_that_only_glosses_a_name_the_question_gives_does_not_answer
                     "Lessia, Cordova and Ostra to independence.")
     asked = "Who served as the first Vice President of Varnia under El Fundador?"
     assert short_answer(asked, velo, ruiz, query_class="multi_hop", entities=("Varnia", "El Fundador")) == "Ana Velo"
+
+
+def test_a_nationality_links_no_chain():
+    from reasoners.offline.chains import chains
+    from reasoners.offline.extractive import evidence_units
+    from reasoners.offline.reading import read, term_weights
+    lantern = evidence("lantern", "The Lantern (film)", "The Lantern is a 2006 British-American mystery film directed "
+                       "by Ann Holt.")
+    quill = evidence("quill", "Quill (2016 film)", "Quill is a 2016 British-American drama film directed by Ray Dunn, "
+                     "about the editor Max Reed.")
+    question = "Who directed a 2006 film where the Tom Reed character plays the manager of a hotel?"
+    units, rank_of = evidence_units([lantern, quill])
+    weights = term_weights(question, units)
+    found = chains(read(question, expected_answer(question), units, rank_of, weights), question, weights)
+    assert all(len({r.unit.evidence.doc_id for r in chain.readings}) == 1 for chain in found)

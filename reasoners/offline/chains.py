@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from domain.text import entities, name_spans, stems
+from reasoners.offline.name_roles import nationality
 from reasoners.offline.reading import DOER_BONUS, Reading, coverage
 from reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
 from reasoners.offline.spans import finditer
@@ -107,7 +108,8 @@ class _Names:
         ('Belém' of 'Belém auditorium').
         """
         if id(reading) not in self._linking:
-            names = {n for n in self.mentioned[id(reading)] if n not in self.asked and not n[:1].isdigit()}
+            names = {n for n in self.mentioned[id(reading)]
+                     if n not in self.asked and not n[:1].isdigit() and not nationality(n)}
             heads = {n.split()[0] for n in names
                      if " " in n and n.split()[0] not in _NOT_HEADS and len(n.split()[0]) > 3}
             self._linking[id(reading)] = {n for n in names | heads if n not in self.asked and (

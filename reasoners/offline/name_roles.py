@@ -65,9 +65,13 @@ def unasked_nationality(span: str, question: str) -> bool:
 
     A question about nationality, origin or language asks it.
     """
+    return nationality(span) and not _ORIGIN.search(question)
+
+
+def nationality(span: str) -> bool:
+    """Whether `span` is only a word for where someone is from ('British-American', 'South Korean')."""
     words = re.split(r"[\s-]+", span.lower())
-    return words[-1] in DEMONYMS and all(w in DEMONYMS or w in _QUALIFIERS for w in words) and \
-        not _ORIGIN.search(question)
+    return words[-1] in DEMONYMS and all(w in DEMONYMS or w in _QUALIFIERS for w in words)
 
 
 def head_named(text: str, head: str, names: list[tuple[int, int]]) -> dict[int, int]:
