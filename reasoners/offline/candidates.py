@@ -27,7 +27,7 @@ from reasoners.offline.name_roles import (
     unasked_nationality,
 )
 from reasoners.offline.ranges import amounts
-from reasoners.offline.spans import finditer, has_year, life_date, year_in
+from reasoners.offline.spans import finditer, has_year, life_date, life_events, year_in
 from reasoners.offline.stated import LITERAL_KINDS, stated_by_question
 from reasoners.offline.units import Unit, plain
 from retrieval.query_terms import STOPWORDS
@@ -155,6 +155,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     names = list(finditer("name", text)) if head or "name" in kinds else []  # found once, read twice
     titled_names = head_named(text, head, names)
     around = blanked(text, titled_names)
+    lives = life_events(question)
     found: list[Candidate] = []
     previous: dict[str, int] = {}
     for rank, kind in enumerate(kinds):
@@ -198,7 +199,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 bool(head) and head in stems(" ".join(around[max(0, start - 30):start].split()[-3:] +
                                                           around[start + len(span):start + len(span) + 25].split()[:2]))
             headed = headed or kind == "name" and start in titled_names or \
-                kind == "date" and life_date(question, text, start)  # '(born September 6, 1961)' for 'born when'
+                kind == "date" and life_date(lives, text, start)  # '(born September 6, 1961)' for 'born when'
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
                 text[previous.get(kind, 0):start].split()[-2:])))
             lined_up = kind in ("name", "emphasis") and aligned(lined, text, start, len(span))

@@ -20,7 +20,7 @@ from reasoners.offline.changes import changed_value
 from reasoners.offline.compare import choose, full_name, sides, yes_or_no
 from reasoners.offline.definitions import asked_acronym, definition
 from reasoners.offline.flags import count, row_answer
-from reasoners.offline.link_answer import before_the_gloss, past_the_link
+from reasoners.offline.link_answer import chain_answer
 from reasoners.offline.lists import bounded, list_items, superlative_item
 from reasoners.offline.permission import allowed_by_name, forbidden
 from reasoners.offline.procedures import procedure
@@ -225,9 +225,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, beside the sentence it changes
         return _draft(question, [*best.readings, change[0]], change[0].answer).model_copy(
             update={"conflicts": [change[1], *conflicts]})
-    short = past_the_link(best, expected, question)
-    if short == best.answer:
-        short = before_the_gloss(best, expected, question)
-    draft = _draft(question, list(best.readings), short if expected.wants_value else None)
+    draft = _draft(question, list(best.readings), chain_answer(best, expected, question) if expected.wants_value
+                   else None)
     return draft.model_copy(update={"conflicts": conflicts})
 

@@ -57,3 +57,9 @@ def before_the_gloss(chain: Chain, expected: Expected, question: str) -> str | N
         return answer
     named = {k for name in entities(question, names_only=True) for k in stems(name)}
     return subject.text if (named & last.unit.stems) - earlier.unit.stems else answer
+
+
+def chain_answer(chain: Chain, expected: Expected, question: str) -> str | None:
+    """The chain's answer, past the name it links by or before a gloss, when either holds; its own otherwise."""
+    short = past_the_link(chain, expected, question)
+    return before_the_gloss(chain, expected, question) if short == chain.answer else short

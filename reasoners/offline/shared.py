@@ -114,8 +114,9 @@ def shared_trait(question: str, names: list[str], readings: list[Reading], simil
     words = [_described(r.unit.plain, n) for r, n in zip(units, (first, second), strict=True)]
     found = _usable(_phrases(words[0], {stem(w.lower()) for w in words[1]}, asked), question, proper)
     if not found and not many:  # what they are shares nothing asked: the names the rest of both documents give
-        found = _named_by_both(units, (first, second), readings, asked, question)
-        units = [_saying(found, u, readings) for u in units] if found else units
+        documents = [_document(u, readings) for u in units]
+        found = _named_by_both(units, documents, (first, second), asked, question)
+        units = [_saying(found, u, d) for u, d in zip(units, documents, strict=True)] if found else units
     if not found:
         return None
     # a kind word both descriptions hold is what they are, not what is asked ('plant' of 'type of plant categorization')
@@ -143,13 +144,16 @@ def _usable(found: list[str], question: str, proper: bool) -> list[str]:
     return [f for f in found if (f[:1].isupper() or not proper) and not unasked_nationality(f, question)]
 
 
-def _named_by_both(units: list[Reading], names: tuple[str, str], readings: list[Reading], asked: set[str],
+def _named_by_both(units: list[Reading], documents: list[list[Reading]], names: tuple[str, str], asked: set[str],
                    question: str) -> list[str]:
-    """The names both things' documents give beyond what they are ('native to ... Chile' in each), in order."""
-    whole = [[w for r in _document(u, readings) for w in _described(r.unit.plain, n, False) if r is not u]
-             for u, n in zip(units, names, strict=True)]
+    """The names both things' documents give beyond what they are ('native to ... Chile' in each), in order.
+
+    `documents`: the units of each thing's document, as `_document` gives them.
+    """
+    whole = [[w for r in document for w in _described(r.unit.plain, n, False) if r is not u]
+             for u, document, n in zip(units, documents, names, strict=True)]
     found = _usable(_phrases(whole[0], {stem(w.lower()) for w in whole[1]}, asked), question, True)
-    return [f for f in found if all(any(_whole_name(f, r.unit.plain) for r in _document(u, readings)) for u in units)]
+    return [f for f in found if all(any(_whole_name(f, r.unit.plain) for r in document) for document in documents)]
 
 
 def _whole_name(phrase: str, text: str) -> bool:
@@ -158,7 +162,7 @@ def _whole_name(phrase: str, text: str) -> bool:
                for m in re.finditer(rf"\b{re.escape(phrase)}\b", text))
 
 
-def _saying(found: list[str], thing: Reading, readings: list[Reading]) -> Reading:
+def _saying(found: list[str], thing: Reading, document: list[Reading]) -> Reading:
     """The first unit of the thing's document that holds a shared phrase, to cite; the defining unit without one."""
     keys = [set(stems(f)) for f in found]
-    return next((r for r in _document(thing, readings) if any(k <= r.unit.stems for k in keys)), thing)
+    return next((r for r in document if any(k <= r.unit.stems for k in keys)), thing)

@@ -186,7 +186,14 @@ _DAY_MONTH = re.compile(r"(?:[A-Z][a-z]+\.?\s+\d{1,2},?|\d{1,2}\s+[A-Z][a-z]+\.?
 """A day and month before a year ('September 6, ' of 'born September 6, 1961')."""
 
 
-def life_date(question: str, text: str, start: int) -> bool:
-    """Whether the date at `start` is the birth (or death) the question asks the date of ('born in what year')."""
+def life_events(question: str) -> tuple[str, ...]:
+    """The events of a life the question asks the date of: 'born', 'died', both or neither."""
+    return tuple(event for event, asked in _LIFE_ASKED.items() if asked.search(question))
+
+
+def life_date(events: tuple[str, ...], text: str, start: int) -> bool:
+    """Whether the date at `start` is the birth (or death) asked of, `events` being `life_events` of the question."""
+    if not events:
+        return False
     before = _DAY_MONTH.sub("", text[max(0, start - 60):start])  # the year of 'born September 6, 1961'
-    return any(asked.search(question) and _LIFE_SAID[event].search(before) for event, asked in _LIFE_ASKED.items())
+    return any(_LIFE_SAID[event].search(before) for event in events)
