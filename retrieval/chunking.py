@@ -7,12 +7,20 @@ import re
 from retrieval.documents import Chunk, Document
 from retrieval.titles import normalise_name
 
-CHUNKER_VERSION = "sent-v8"
+CHUNKER_VERSION = "sent-v9"
 MAX_WORDS = 120
 OVERLAP_WORDS = 25
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])")
+# A full stop ends a sentence unless it ends an abbreviation that goes on: an initial ('John F. Kennedy'; not 'I',
+# which ends 'World War I.'), a dotted abbreviation ('U.S. Army', 'e.g.') or a title or short form that precedes a
+# name or number ('St. Louis', 'Dr. Lee', 'No. 4', 'Smith v. Jones', 'c. 1850').
+_NOT_AN_END = (
+    r"(?<![\s(\"][A-HJ-Za-z]\.)(?<!^[A-HJ-Za-z]\.)(?<!\.[A-Za-z]\.)"
+    r"(?<!\b(?:St|Dr|Mr|Ms|Mt|Ft|Lt|No|no|vs|Jr|Sr|ca)\.)(?<!\b(?:Mrs|Gen|Col|Maj|Sgt|Det|Rev|Ste|Fig|Ext|ext)\.)"
+    r"(?<!\b(?:Prof|Capt|Dept)\.)"
+)
+_SENTENCE = re.compile(r"(?<=[.!?])" + _NOT_AN_END + r"\s+(?=[\"'(\[A-Z0-9])")
 _STRUCTURED = re.compile(r"^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)")
 _ORDINAL = re.compile(r"^(\d{1,3}[.)])\s+")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")

@@ -209,3 +209,11 @@ def test_a_numbered_step_keeps_its_number_with_its_sentence():
 
     assert chunk_sentences("1. Ask your manager. Then wait.\n2) Open a ticket.\nIn 2024. We grew.") == [
         "1. Ask your manager.", "Then wait.", "2) Open a ticket.", "In 2024.", "We grew."]
+
+
+def test_an_abbreviation_that_goes_on_does_not_end_a_sentence():
+    text = ("Unlike John C. Calhoun, he left. The U.S. Army agreed. Ask Dr. Lee in St. Louis, ext. 4412. "
+            "It ended with World War I. Peace came. AT&T. Then R&B. Last.")
+    assert split_sentences(text) == [
+        "Unlike John C. Calhoun, he left.", "The U.S. Army agreed.", "Ask Dr. Lee in St. Louis, ext. 4412.",
+        "It ended with World War I.", "Peace came.", "AT&T.", "Then R&B.", "Last."]
