@@ -182,6 +182,16 @@ def test_a_nationality_word_answers_only_a_question_about_nationality():
                                      "Ray Dunn?", game)
 
 
+def test_a_nickname_inside_a_name_is_part_of_that_name():
+    text = 'Wendel Sarrow "Doug" Pelham Jr. (born 1971) is a wrestler best known for his work with Coastline Wrestling.'
+    found = _values("What program did this Pelham brother join in 2007?", text)
+    assert "Doug" not in found
+    assert _values("Which actor played in The Harbour?", 'Norbert Arlo "Nobby" Quist played in The Harbour.')[:1] == [
+        'Norbert Arlo "Nobby" Quist']
+    # asked for, it answers
+    assert "Nobby" in _values("What is the nickname of Norbert Quist?", 'Norbert Arlo "Nobby" Quist played darts.')
+
+
 def test_a_quoted_function_word_is_no_answer():
     text = 'The Chief Officer (often "Chief "in" or "of" Europe") was the head of the Northern Command.'
     assert "or" not in _values("Which Chief Officer led the Northern Command?", text)

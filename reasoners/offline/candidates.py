@@ -25,6 +25,7 @@ from reasoners.offline.name_roles import (
     head_named,
     titled_opening,
     unasked_nationality,
+    unasked_nickname,
 )
 from reasoners.offline.ranges import amounts
 from reasoners.offline.spans import finditer, has_year, life_date, life_events, year_in
@@ -179,6 +180,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 span = measure
             if kind == "name" and unasked_nationality(span, question):
                 continue  # 'British' is no actor's name and no industry
+            if kind == "emphasis" and unasked_nickname(text, start, end, question):
+                continue  # '"Doug"' of 'Lyle Douglas "Doug" Basham' is part of his name
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
             if kind == "date" and expected.head == "year" and (year := year_in(span)):

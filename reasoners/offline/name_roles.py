@@ -60,6 +60,20 @@ def after_by(text: str, start: int) -> bool:
     return _AFTER_BY.search(text[max(0, start - 4):start]) is not None
 
 
+_IN_NAME_BEFORE = re.compile(r"[A-Z][\w'’.-]*\s+[\"“]$")
+_IN_NAME_AFTER = re.compile(r"[\"”]\s+[A-Z]")
+_NICKNAME_ASKED = re.compile(r"\b(?:nick ?name|known as|called|dubbed)\b", re.I)
+
+
+def unasked_nickname(text: str, start: int, end: int, question: str) -> bool:
+    """Whether the quoted span at `start`-`end` is a nickname set inside a name that the question does not ask for.
+
+    '"Doug"' of 'Lyle Douglas "Doug" Basham' is part of that name, not an answer of its own.
+    """
+    return _IN_NAME_BEFORE.search(text[max(0, start - 40):start]) is not None and \
+        _IN_NAME_AFTER.match(text, end) is not None and not _NICKNAME_ASKED.search(question)
+
+
 def unasked_nationality(span: str, question: str) -> bool:
     """Whether `span` is a word for where someone is from ('British', 'South Korean') that the question does not ask.
 

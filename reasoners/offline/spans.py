@@ -92,9 +92,10 @@ PATTERNS: dict[str, re.Pattern[str]] = {
                            r"|[\"“]([^\"”]{2,80})[\"”]"),
 }
 
+# a name may hold a quoted nickname between its words: 'Henry Albert "Hank" Azaria' is one name
 _NAME = re.compile(
     r"(?:[A-Z][\w'’.-]*|[A-Z]\.)(?:\s+(?:(?:of|the|and|de|da|do|dos|du|van|von|der|del|la|le|y|for|&)\s+)*"
-    r"(?:[A-Z][\w'’.-]*|[A-Z]\.|\d+))*"
+    r"(?:[A-Z][\w'’.-]*|[A-Z]\.|\d+|[\"“][A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*)?[\"”](?=\s+[A-Z])))*"
 )
 _LEADING_WORDS = {"the", "a", "an", "in", "on", "at", "for", "by", "and", "of", "to", "from", "with", "as", "if",
                   "when", "while", "it", "its", "this", "that", "these", "those", "there", "our", "your", "their",
