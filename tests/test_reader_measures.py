@@ -219,6 +219,14 @@ def test_a_name_the_question_gives_with_a_slip_of_the_keys_is_no_answer():
     assert "Ashby Hill War Memorial" in _values(asked, text.replace("Hall", "Hill"))
 
 
+def test_a_full_name_the_question_gives_in_short_is_no_answer():
+    text = 'Walter Ander "The Wizard" Pellow (born 1970) played for the Kestrels, as did Kevin Eugene Pellow.'
+    found = _values("Which team did the player Walt Pellow join?", text)
+    assert 'Walter Ander "The Wizard" Pellow' not in found and "Kevin Eugene Pellow" in found
+    # the same first name is no short form: a son may carry his father's names
+    assert "John Quincy Arden" in _values("Who followed John Arden?", "John Quincy Arden followed his father.")
+
+
 def test_a_birth_or_death_asked_is_the_date_said_of_it():
     from reasoners.offline.candidates import best
 

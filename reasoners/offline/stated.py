@@ -6,6 +6,8 @@ address as written.
 
 from __future__ import annotations
 
+import re
+
 from domain.text import stems, values
 
 LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
@@ -27,8 +29,27 @@ def stated_by_question(span: str, kind: str, question: str, question_stems: set[
     rest = own - question_stems  # a name given with a slip of the keys: 'Livesey Hal War Memorial'
     if len(own) >= 3 and len(rest) == 1 and any(_misspelt(word, asked) for word in rest for asked in question_stems):
         return True
+    if kind == "name" and _named_short(span, question):
+        return True
     found = set(values(span))
     return bool(found) and found <= question_values
+
+
+_SHORT_NAME = re.compile(r"\b([A-Z][a-z]{2,})\s+(?:[A-Z]\.\s+)?([A-Z][\w'’-]+)")
+_SUFFIXES = frozenset({"Jr", "Sr", "II", "III", "IV"})
+
+
+def _named_short(span: str, question: str) -> bool:
+    """Whether `span` is a person's full name that the question gives in short.
+
+    'Walt Williams' gives 'Walter Ander "The Wizard" Williams': the same last name, and a first name that the
+    question's shortens. The same first name is not enough: 'John Adams' does not give 'John Quincy Adams'.
+    """
+    words = [w.strip(".,") for w in span.split()]
+    while len(words) > 2 and words[-1] in _SUFFIXES:
+        words.pop()
+    return len(words) >= 2 and any(words[-1] == last and words[0].startswith(first) and words[0] != first
+                                   for first, last in _SHORT_NAME.findall(question))
 
 
 def _misspelt(word: str, typed: str) -> bool:
