@@ -114,3 +114,17 @@ def test_a_nationality_links_no_chain():
     weights = term_weights(question, units)
     found = chains(read(question, expected_answer(question), units, rank_of, weights), question, weights)
     assert all(len({r.unit.evidence.doc_id for r in chain.readings}) == 1 for chain in found)
+
+
+def test_an_acronym_asked_for_in_full_is_spelled_out_and_the_spelling_cited():
+    person = evidence("lu", "Lu Fenwick", "Lu Fenwick is a virologist. Her research on the respiratory disease KRV "
+                      "helped contain its 2005 outbreak.")
+    disease = evidence("krv", "Kessler respiratory virus", "Kessler respiratory virus (KRV) is a viral respiratory "
+                       "disease first found in 2003.", hop=2)
+    question = "What is the full name of the respiratory disease Lu Fenwick's research helped contain?"
+    draft = synthesise(question, Understanding(query_class="multi_hop"), [person, disease], None)
+    assert draft.short_answer == "Kessler respiratory virus"
+    assert ["krv#0"] in [c.citations for c in draft.claims]
+    # not asked in full, the acronym answers
+    assert synthesise("Which respiratory disease did Lu Fenwick's research help contain?",
+                      Understanding(query_class="multi_hop"), [person, disease], None).short_answer == "KRV"

@@ -58,3 +58,25 @@ def _spelled(acronym: str, text: str) -> str | None:
                 taken.pop()
             return " ".join(taken)
     return None
+
+
+
+_IN_FULL = re.compile(r"\bfull (?:name|title|form)\b|\bspelled out\b", re.I)
+
+
+def in_full(answer: str | None, texts: list[str], question: str) -> tuple[str, int] | None:
+    """An acronym asked for in full, spelled out as one of `texts` spells it before it in brackets, and which text.
+
+    'What is the full name of the disease ...?': 'Severe acute respiratory syndrome (SARS) is ...' answers 'Severe
+    acute respiratory syndrome', not 'SARS'.
+    """
+    if not answer or not re.fullmatch(r"[A-Z]{2,6}", answer) or not _IN_FULL.search(question):
+        return None
+    for index, text in enumerate(texts):
+        for match in re.finditer(rf"\(\s*{answer}\s*\)", text):
+            words = list(re.finditer(r"[A-Za-z][\w'’-]*|&", text[:match.start()]))[-2 * len(answer):]
+            for start, first in enumerate(words):
+                kept = [w.group() for w in words[start:] if w.group().lower() not in _SKIP]
+                if first.group().lower() not in _SKIP and "".join(w[0] for w in kept).upper() == answer:
+                    return text[first.start():words[-1].end()], index
+    return None

@@ -11,7 +11,7 @@ import re
 from domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
 from domain.text import entities, stem, stems, topic_words, values
 from policies.instructions import data_sentences
-from reasoners.offline.acronyms import expanded
+from reasoners.offline.acronyms import expanded, in_full
 from reasoners.offline.answer_types import Expected, expected_answer, head_phrase
 from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from reasoners.offline.casing import cased
@@ -225,7 +225,10 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, beside the sentence it changes
         return _draft(question, [*best.readings, change[0]], change[0].answer).model_copy(
             update={"conflicts": [change[1], *conflicts]})
-    draft = _draft(question, list(best.readings), chain_answer(best, expected, question) if expected.wants_value
-                   else None)
-    return draft.model_copy(update={"conflicts": conflicts})
+    short = chain_answer(best, expected, question) if expected.wants_value else None
+    cited = list(best.readings)
+    if full := in_full(short, [r.unit.plain for r in readings], question):
+        short = full[0]  # 'SARS' asked for in full: 'Severe acute respiratory syndrome', cited where it is spelled
+        cited += [readings[full[1]]] if readings[full[1]] not in cited else []
+    return _draft(question, cited, short).model_copy(update={"conflicts": conflicts})
 
