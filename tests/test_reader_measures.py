@@ -227,6 +227,12 @@ def test_a_full_name_the_question_gives_in_short_is_no_answer():
     assert "John Quincy Arden" in _values("Who followed John Arden?", "John Quincy Arden followed his father.")
 
 
+def test_a_name_too_short_for_stems_is_stated_as_written():
+    text = "Merrow holds a B.B.A from the Harlan School of Business."
+    found = _values("Which school did the congressman who holds a B.B.A attend?", text)
+    assert "B.B.A" not in found and "Harlan School of Business" in found
+
+
 def test_a_birth_or_death_asked_is_the_date_said_of_it():
     from reasoners.offline.candidates import best
 

@@ -26,6 +26,8 @@ def stated_by_question(span: str, kind: str, question: str, question_stems: set[
     own = stems(span)
     if own and own <= question_stems:
         return True
+    if not own and kind in ("name", "emphasis") and re.search(rf"(?<!\w){re.escape(span)}(?!\w)", question, re.I):
+        return True  # a name of letters too short to have stems ('B.B.A') is stated as written
     rest = own - question_stems  # a name given with a slip of the keys: 'Livesey Hal War Memorial'
     if len(own) >= 3 and len(rest) == 1 and any(_misspelt(word, asked) for word in rest for asked in question_stems):
         return True
