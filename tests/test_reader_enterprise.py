@@ -678,3 +678,14 @@ def test_a_person_asked_for_is_named_in_full(monkeypatch):
     assert unpenalised["Anna Marlow"] == by_whom["Anna Marlow"]
     # a character often goes by one name
     assert fits("What character founded the rowing club?") == character
+
+
+def test_a_nationality_said_of_people_need_not_be_stated_but_one_said_of_a_thing_must():
+    from reasoners.offline.answerability import names_absent
+    film = evidence("film", "The Quiet Shore", "The Quiet Shore is a 1981 British drama starring Alan Pryce and "
+                    "Tom Ellery.")
+    asked = "Who starred in The Quiet Shore alongside fellow English actors Alan Pryce?"
+    assert not names_absent(asked, chained(asked, film)[0])
+    river = evidence("river", "Lune", "The Lune discharges 1,000 m3/s at the Dutch border.")
+    asked = "How much water does the Lune discharge at the French border?"
+    assert names_absent(asked, chained(asked, river)[0])

@@ -21,6 +21,7 @@ from pathlib import Path
 from domain.text import entities, stem, stems, values
 from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from reasoners.offline.chains import Chain
+from reasoners.offline.name_roles import unasked_nationality
 from reasoners.offline.reading import GENERIC
 
 Similarity = Callable[[str, list[str]], list[float]]
@@ -122,7 +123,17 @@ def names_absent(question: str, best: Chain) -> bool:
     units = [r.unit for r in best.readings]
     passage = frozenset().union(*(u.stems | u.context_stems | u.chunk_stems for u in units))
     spellings = dict(_SPELLED_BESIDE.findall(question))
-    return not all(_said(e, passage, spellings) for e in entities(question))
+    return not all(_said(e, passage, spellings) for e in entities(question) if not _describes_people(e, question))
+
+
+def _describes_people(name: str, question: str) -> bool:
+    """Whether `name` is a word for where people are from, said of people ('fellow English actors').
+
+    A passage calling them 'British' still answers. Said of a thing ('the French border') it must be stated.
+    """
+    after = re.search(rf"\b{re.escape(name)}\s+((?:[a-z-]+\s+){{0,2}}[a-z-]+)", question)
+    return after is not None and unasked_nationality(name, question) and \
+        any(kind_of_phrase([word.removesuffix("s")]) == "person" for word in after.group(1).split())
 
 
 def entity_missing(question: str, best: Chain) -> float:
