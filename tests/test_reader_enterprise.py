@@ -689,3 +689,17 @@ def test_a_nationality_said_of_people_need_not_be_stated_but_one_said_of_a_thing
     river = evidence("river", "Lune", "The Lune discharges 1,000 m3/s at the Dutch border.")
     asked = "How much water does the Lune discharge at the French border?"
     assert names_absent(asked, chained(asked, river)[0])
+
+
+def test_a_name_another_passage_gives_beside_the_answer_is_vouched_for():
+    from reasoners.offline.answerability import names_absent
+    from reasoners.offline.units import units_of
+    reef = evidence("reef", "Coral Flats", 'Coral Flats is a town in the animated series "Tidepool Tales".')
+    game = evidence("game", "Robofrenzy", 'Robofrenzy was created by the writers of "Tidepool Tales".', hop=2)
+    asked = "Which series, written by the creators of Robofrenzy, is set in Coral Flats?"
+    best = chained(asked, reef)[0]
+    assert best.answer == "Tidepool Tales" and names_absent(asked, best)
+    assert not names_absent(asked, best, units_of(game, False))
+    # a passage that does not name the answer vouches for nothing
+    other = evidence("other", "Robofrenzy", "Robofrenzy is a 2009 web series.", hop=2)
+    assert names_absent(asked, best, units_of(other, False))

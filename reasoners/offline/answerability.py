@@ -23,6 +23,7 @@ from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from reasoners.offline.chains import Chain
 from reasoners.offline.name_roles import unasked_nationality
 from reasoners.offline.reading import GENERIC
+from reasoners.offline.units import Unit
 
 Similarity = Callable[[str, list[str]], list[float]]
 """Cosines between a question and each text (unit vectors of the same encoder)."""
@@ -118,12 +119,22 @@ def _said(name: str, said: frozenset[str], spellings: dict[str, str]) -> bool:
     return not words or bool(words & said) or bool(spelled) and spelled <= said
 
 
-def names_absent(question: str, best: Chain) -> bool:
-    """Whether a name the question gives is wholly missing from the chain's passages and their titles."""
+def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ...] = ()) -> bool:
+    """Whether a name the question gives is wholly missing from the chain's passages and their titles.
+
+    One of `others` vouches for a name it states when it also names the chain's answer: 'Which TV series, written by
+    the creators of Robocalypse, is set in Bikini Bottom?' is answered from a passage on Bikini Bottom, and
+    Robocalypse's passage names the series. A passage on the chain's topic alone does not vouch ('the Rhine at the
+    French border' is not answered by a passage on the Rhine at the Dutch border).
+    """
     units = [r.unit for r in best.readings]
     passage = frozenset().union(*(u.stems | u.context_stems | u.chunk_stems for u in units))
     spellings = dict(_SPELLED_BESIDE.findall(question))
-    return not all(_said(e, passage, spellings) for e in entities(question) if not _describes_people(e, question))
+    linked = [best.answer.casefold()] if best.answer and len(best.answer) > 3 else []
+    vouching = [u.stems | u.context_stems for u in others
+                if u not in units and any(name in f"{u.evidence.title} {u.plain}".casefold() for name in linked)]
+    return not all(_said(e, passage, spellings) or any(_said(e, said, spellings) for said in vouching)
+                   for e in entities(question) if not _describes_people(e, question))
 
 
 def _describes_people(name: str, question: str) -> bool:

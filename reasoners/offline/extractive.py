@@ -58,16 +58,17 @@ def evidence_units(evidence: list[Evidence]) -> tuple[list[Unit], dict[str, int]
 
 
 def answers(question: str, expected: Expected, ranked: list[Chain], weights: dict[str, float],
-            similarity: Similarity | None) -> bool:
+            similarity: Similarity | None, others: list[Unit]) -> bool:
     """Whether the best chain answers the question.
 
-    A value must be found when one is asked. With a similarity, the answerability model decides, above a floor of
+    A value must be found when one is asked, and every name the question gives stated by the chain (or by one of
+    `others` that names its answer). With a similarity, the answerability model decides, above a floor of
     coverage; without one (the cheap check evaluate makes), enough of the question must be covered.
     """
     best = ranked[0]
     if best.answer is None and expected.wants_value and expected.kind not in ("other", "yes_no", "list"):
         return False
-    if names_absent(question, best):  # the Singapore office's address is not in a page about Lisbon and Toronto
+    if names_absent(question, best, others):  # the Singapore office's address is not on a page about Lisbon
         return False
     if similarity is None:
         return best.coverage >= MIN_COVERAGE
@@ -217,7 +218,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     if expected.kind == "list":  # no list found: a passage may still answer, if it names what is listed
         head = stem(expected.head) if expected.head else ""
         found = [c for c in found if any(head in r.unit.stems | r.unit.context_stems for r in c.readings)]
-    if not found or not answers(question, expected, found, weights, similarity):
+    if not found or not answers(question, expected, found, weights, similarity, units):
         return Draft()
     best = found[0]
     conflicts = superseded_values(best.last, readings)
