@@ -128,3 +128,13 @@ def test_an_acronym_asked_for_in_full_is_spelled_out_and_the_spelling_cited():
     # not asked in full, the acronym answers
     assert synthesise("Which respiratory disease did Lu Fenwick's research help contain?",
                       Understanding(query_class="multi_hop"), [person, disease], None).short_answer == "KRV"
+
+
+def test_a_value_standing_where_the_question_puts_the_answer_outweighs_another_units_value():
+    film = evidence("film", "The Gambit", "The Gambit is a 2006 British mystery film directed by Carl Nolen, from a "
+                    "screenplay by Jon Nolen.")
+    actor = evidence("actor", "Ron Pell", 'Ron Pell is an American actor. He also appeared in "The Gambit" (2006) as '
+                     'the manager of a hotel in Denver, as well as in nine episodes of "Ward" as Dr. Ron Sims.', hop=2)
+    question = "Who directed a 2006 film where Ron Pell's character plays the manager of a hotel?"
+    draft = synthesise(question, Understanding(query_class="multi_hop"), [actor, film], None)
+    assert draft.short_answer == "Carl Nolen"
