@@ -38,6 +38,9 @@ from tests.reader_fixtures import evidence, short_answer
     ("Can contractors use the guest network?", "yes_no"),
     ("Which is older, the Lisbon office or the Toronto office?", "choice"),
     ("Who was born first, Yanka Dyagileva or Alexander Bashlachev?", "choice"),
+    ("Was Yanka Dyagileva or Alexander Bashlachev born first?", "choice"),  # opening on its verb, it compares
+    ("Is Lisbon or Toronto bigger?", "choice"),
+    ("Was Yanka Dyagileva or Alexander Bashlachev a singer?", "yes_no"),
     ("How do I request annual leave?", "explanation"),
     ("Why was the release process changed?", "explanation"),
     ("What is the company's policy on remote work?", "explanation"),

@@ -39,7 +39,9 @@ def choice_options(question: str) -> tuple[str, ...]:
             return options
     match = re.search(r"((?:[A-Z\"“][\w'’.\"”-]*\s+)*?[A-Z\"“][\w'’.\"”-]*)\s+or\s+(?:the\s+)?"
                       r"((?:[A-Z\"“][\w'’.\"”-]*)(?:\s+[A-Z\"“][\w'’.\"”-]*)*)", body)
-    if match and match.start() > 0:
+    # a question opening on its verb picks only when it compares ('Was X or Y born first?'); 'Was X or Y a singer?'
+    # asks yes or no
+    if match and (match.start() > 0 or _COMPARING.fullmatch(body[match.end():])):
         left = match.group(1).split()
         while left and left[0].lower() in {"is", "are", "was", "were", "did", "does", "do", "has", "have", "which",
                                            "who", "the", "a", "an"}:
@@ -51,6 +53,9 @@ def choice_options(question: str) -> tuple[str, ...]:
 
 
 MAX_OPTION_WORDS = 8
+_COMPARING = re.compile(rf"\s*(?:(?!a\b|an\b|the\b)[a-z]+\s+)?(?:{_COMPARED}|(?!a\b|an\b|the\b)[a-z]+er)(?:\s+\w+)?\s*",
+                        re.I)
+"""What follows 'X or Y' in a question that compares them: 'born first', 'taller', 'more popular'."""
 
 
 def _short(options: tuple[str, ...]) -> tuple[str, ...]:
