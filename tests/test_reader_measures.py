@@ -262,3 +262,14 @@ def test_a_date_with_its_year_says_more_than_one_without():
             "Scotland, two from Wales and one from the west of Ireland, none of which charted anywhere at all.")
     asked = "When was the second single from the album released?"
     assert best(_unit(text), expected_answer(asked), asked).text == "20 July 1981"
+
+
+def test_a_sport_asked_for_is_the_sport_the_passage_names():
+    from reasoners.offline.candidates import best
+    question = "Which sport has been played at the Parkhalle since 1958?"
+    unit = _unit("The Parkhalle is a stadium in Wendel, home ground of the Wendel Rovers football club since 1958.")
+    found = best(unit, expected_answer(question), question)
+    assert found is not None and found.text == "football"
+    # one the question names is no answer
+    assert "tennis" not in _values("Which sport besides tennis is played at the Parkhalle?",
+                                   "The Parkhalle hosts tennis and hockey matches.")

@@ -15,6 +15,7 @@ from domain.text import stem, stems, values
 from reasoners.offline.answer_types import Expected
 from reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
 from reasoners.offline.joined import changed, ranges_of
+from reasoners.offline.lexicon import closed_class
 from reasoners.offline.measures import in_capital_unit, in_units, measure_units
 from reasoners.offline.name_roles import (
     after_by,
@@ -63,11 +64,9 @@ HEADED_BONUS = 0.8
 """How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"'). Above two kinds'
 rank, so that 'a production company, Tall Grass Films,' outranks the quoted films the company made ('which company').
 0.5 lost that; 0.8 and 1.0 measured alike on HotpotQA dev and the probes."""
-LED_BONUS = 0.1
-ALIGNED_BONUS = 1.0
-AGENT_PENALTY = 0.5
-YEARLESS_PENALTY = 0.1
-"""How much less a date without its year says for 'when' ('31 July' beside '20 July 1981'); a tie-breaker."""
+LED_BONUS, ALIGNED_BONUS, AGENT_PENALTY, YEARLESS_PENALTY = 0.1, 1.0, 0.5, 0.1
+"""The rule score's weights for the fields of those names below; the last, how much less a date without its year says
+for 'when' ('31 July' beside '20 July 1981'), is a tie-breaker."""
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
@@ -178,10 +177,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 if measure is None:
                     continue  # 'how wide': '300 m3/s' and a bare '8' are no widths
                 span = measure
-            if kind == "name" and unasked_nationality(span, question):
-                continue  # 'British' is no actor's name and no industry
-            if kind == "emphasis" and unasked_nickname(text, start, end, question):
-                continue  # '"Doug"' of 'Lyle Douglas "Doug" Basham' is part of his name
+            if kind == "name" and unasked_nationality(span, question) or \
+                    kind == "emphasis" and unasked_nickname(text, start, end, question):
+                continue  # 'British' is no actor's name; '"Doug"' of 'Lyle Douglas "Doug" Basham' is part of his
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
             if kind == "date" and expected.head == "year" and (year := year_in(span)):
@@ -223,6 +221,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
         found.append(Candidate(name, 0, "name", kinds.index("name") if "name" in kinds else 0, 0.0,
                                _distance(0, near, text), described,
                                head in stems(" ".join(text[len(word):].split()[:2]))))
+    found += [Candidate(text[s:e], s, "name", 0, 0.0, _distance(s, near, text), 0.0, True)  # 'a soccer player'
+              for s, e in closed_class(expected.head, text, question)]
     for kind in ("date", "time") if expected.kind in ("date", "time") else ():
         found = ranges_of(kind, found, text, question)
     found = changed(found, text)
