@@ -62,6 +62,12 @@ def test_the_answer_kind_follows_the_question(question, kind):
 def test_a_choice_names_its_options_and_an_explanation_wants_no_value():
     assert expected_answer("Who is older, Carrie Akre or Shifty Shellshock?").options == ("Carrie Akre",
                                                                                         "Shifty Shellshock")
+    # titles with commas and colons of their own, after the comparison asked
+    assert expected_answer("Which film came out earlier, She Shall Have Music or That Devil, Bateese?").options == (
+        "She Shall Have Music", "That Devil, Bateese")
+    assert expected_answer("Which film was released earlier, Yohan: The Child Wanderer or A Nightmare On Elm Street "
+                           "4: The Dream Master?").options == ("Yohan: The Child Wanderer",
+                                                               "A Nightmare On Elm Street 4: The Dream Master")
     assert not expected_answer("How do I reset my password?").wants_value
 
 

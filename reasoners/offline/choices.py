@@ -22,12 +22,19 @@ _CHOICE_FORMS = (
                r"did|does|has|had)\b", re.I),
 )
 """Choices laid out otherwise than 'X or Y' at the end."""
+_COMPARED_FIRST = re.compile(rf"^\s*(?:which|who|what)\b[^,]*?\b{_COMPARED},\s*(?:the\s+)?(.+\sor\s.+)$", re.I)
+"""A comparison asked before its options, which may hold commas and colons of their own."""
 _CHOICE = re.compile(r",?\s*(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?(.+?)\s*\??\s*$", re.IGNORECASE)
 
 
 def choice_options(question: str) -> tuple[str, ...]:
     """The options of a question that picks between two named things, in any of the layouts above, else ()."""
     body = question.strip().rstrip("?").strip()
+    if compared := _COMPARED_FIRST.match(body):  # 'Which film came out earlier, That Devil, Bateese or Harvest: 1,000'
+        options = _short(tuple(re.sub(r"^the\s+", "", o.strip(" \"'“”")) for o in compared.group(1).rsplit(" or ", 1)),
+                         MAX_OPTION_WORDS + 4)
+        if len(options) == 2:
+            return options
     for form in _CHOICE_FORMS:
         if (match := form.search(body)) and (options := _short(tuple(o.strip(" ,\"'“”") for o in match.groups()))):
             return options
@@ -58,6 +65,6 @@ _COMPARING = re.compile(rf"\s*(?:(?!a\b|an\b|the\b)[a-z]+\s+)?(?:{_COMPARED}|(?!
 """What follows 'X or Y' in a question that compares them: 'born first', 'taller', 'more popular'."""
 
 
-def _short(options: tuple[str, ...]) -> tuple[str, ...]:
-    """The options when each is a name of at most `MAX_OPTION_WORDS` words, else ()."""
-    return options if all(o and len(o.split()) <= MAX_OPTION_WORDS for o in options) else ()
+def _short(options: tuple[str, ...], most: int = MAX_OPTION_WORDS) -> tuple[str, ...]:
+    """The options when each is a name of at most `most` words, else ()."""
+    return options if all(o and len(o.split()) <= most for o in options) else ()
