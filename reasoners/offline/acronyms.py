@@ -60,7 +60,6 @@ def _spelled(acronym: str, text: str) -> str | None:
     return None
 
 
-
 _IN_FULL = re.compile(r"\bfull (?:name|title|form)\b|\bspelled out\b", re.I)
 
 

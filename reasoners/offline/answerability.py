@@ -130,11 +130,13 @@ def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ..
     units = [r.unit for r in best.readings]
     passage = frozenset().union(*(u.stems | u.context_stems | u.chunk_stems for u in units))
     spellings = dict(_SPELLED_BESIDE.findall(question))
-    linked = [best.answer.casefold()] if best.answer and len(best.answer) > 3 else []
+    missing = [e for e in entities(question) if not _describes_people(e, question) and not _said(e, passage, spellings)]
+    if not missing or not best.answer or len(best.answer) <= 3:
+        return bool(missing)
+    answer = best.answer.casefold()
     vouching = [u.stems | u.context_stems for u in others
-                if u not in units and any(name in f"{u.evidence.title} {u.plain}".casefold() for name in linked)]
-    return not all(_said(e, passage, spellings) or any(_said(e, said, spellings) for said in vouching)
-                   for e in entities(question) if not _describes_people(e, question))
+                if u not in units and answer in f"{u.evidence.title} {u.plain}".casefold()]
+    return not all(any(_said(e, said, spellings) for said in vouching) for e in missing)
 
 
 def _describes_people(name: str, question: str) -> bool:

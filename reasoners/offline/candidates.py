@@ -179,7 +179,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 span = measure
             if kind == "name" and unasked_nationality(span, question) or \
                     kind == "emphasis" and unasked_nickname(text, start, end, question):
-                continue  # 'British' is no actor's name; '"Doug"' of 'Lyle Douglas "Doug" Basham' is part of his
+                continue  # 'British' is no actor's name; '"Doug"' is part of 'Lyle Douglas "Doug" Basham'
             if expected.kind == "person" and " and " in span:
                 span = span.split(" and ")[0]
             if kind == "date" and expected.head == "year" and (year := year_in(span)):

@@ -32,7 +32,7 @@ def choice_options(question: str) -> tuple[str, ...]:
     body = question.strip().rstrip("?").strip()
     if compared := _COMPARED_FIRST.match(body):  # 'Which film came out earlier, That Devil, Bateese or Harvest: 1,000'
         options = _short(tuple(re.sub(r"^the\s+", "", o.strip(" \"'“”")) for o in compared.group(1).rsplit(" or ", 1)),
-                         MAX_OPTION_WORDS + 4)
+                         MAX_TITLE_WORDS)
         if len(options) == 2:
             return options
     for form in _CHOICE_FORMS:
@@ -60,6 +60,9 @@ def choice_options(question: str) -> tuple[str, ...]:
 
 
 MAX_OPTION_WORDS = 8
+MAX_TITLE_WORDS = 12
+"""Options laid out after the comparison are read whole, so they may be longer ('A Nightmare On Elm Street 4: The
+Dream Master')."""
 _COMPARING = re.compile(rf"\s*(?:(?!a\b|an\b|the\b)[a-z]+\s+)?(?:{_COMPARED}|(?!a\b|an\b|the\b)[a-z]+er)(?:\s+\w+)?\s*",
                         re.I)
 """What follows 'X or Y' in a question that compares them: 'born first', 'taller', 'more popular'."""
