@@ -7,6 +7,7 @@ address as written.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from domain.text import stems, values
 
@@ -51,7 +52,16 @@ def _named_short(span: str, question: str) -> bool:
     while len(words) > 2 and words[-1] in _SUFFIXES:
         words.pop()
     return len(words) >= 2 and any(words[-1] == last and words[0].startswith(first) and words[0] != first
-                                   for first, last in _SHORT_NAME.findall(question))
+                                   for first, last in _short_names(question))
+
+
+@lru_cache(maxsize=256)
+def _short_names(question: str) -> list[tuple[str, str]]:
+    """The first and last words of each person's name the question gives.
+
+    Kept per question: every candidate of every unit asks again.
+    """
+    return _SHORT_NAME.findall(question)
 
 
 def _misspelt(word: str, typed: str) -> bool:
