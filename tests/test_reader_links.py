@@ -126,8 +126,8 @@ def test_an_acronym_asked_for_in_full_is_spelled_out_and_the_spelling_cited():
     assert draft.short_answer == "Kessler respiratory virus"
     assert ["krv#0"] in [c.citations for c in draft.claims]
     # not asked in full, the acronym answers
-    assert synthesise("Which respiratory disease did Lu Fenwick's research help contain?",
-                      Understanding(query_class="multi_hop"), [person, disease], None).short_answer == "KRV"
+    assert short_answer("Which respiratory disease did Lu Fenwick's research help contain?", person, disease,
+                        query_class="multi_hop") == "KRV"
 
 
 def test_a_value_standing_where_the_question_puts_the_answer_outweighs_another_units_value():
@@ -136,5 +136,4 @@ def test_a_value_standing_where_the_question_puts_the_answer_outweighs_another_u
     actor = evidence("actor", "Ron Pell", 'Ron Pell is an American actor. He also appeared in "The Gambit" (2006) as '
                      'the manager of a hotel in Denver, as well as in nine episodes of "Ward" as Dr. Ron Sims.', hop=2)
     question = "Who directed a 2006 film where Ron Pell's character plays the manager of a hotel?"
-    draft = synthesise(question, Understanding(query_class="multi_hop"), [actor, film], None)
-    assert draft.short_answer == "Carl Nolen"
+    assert short_answer(question, actor, film, query_class="multi_hop") == "Carl Nolen"
