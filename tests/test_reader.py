@@ -68,6 +68,9 @@ def test_a_choice_names_its_options_and_an_explanation_wants_no_value():
     assert expected_answer("Which film was released earlier, Yohan: The Child Wanderer or A Nightmare On Elm Street "
                            "4: The Dream Master?").options == ("Yohan: The Child Wanderer",
                                                                "A Nightmare On Elm Street 4: The Dream Master")
+    # a title's own 'The' is kept on either side; a lower-case 'the' is not part of the option
+    assert expected_answer("Which film came out first, The Biggest Show On Earth or the Harvest?").options == (
+        "The Biggest Show On Earth", "Harvest")
     assert not expected_answer("How do I reset my password?").wants_value
 
 

@@ -22,7 +22,7 @@ _CHOICE_FORMS = (
                r"did|does|has|had)\b", re.I),
 )
 """Choices laid out otherwise than 'X or Y' at the end."""
-_COMPARED_FIRST = re.compile(rf"^\s*(?:which|who|what)\b[^,]*?\b{_COMPARED},\s*(?:the\s+)?(.+\sor\s.+)$", re.I)
+_COMPARED_FIRST = re.compile(rf"^\s*(?:which|who|what)\b[^,]*?\b{_COMPARED},\s*(.+\sor\s.+)$", re.I)
 """A comparison asked before its options, which may hold commas and colons of their own."""
 _CHOICE = re.compile(r",?\s*(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?(.+?)\s*\??\s*$", re.IGNORECASE)
 
