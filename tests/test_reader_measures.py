@@ -273,3 +273,13 @@ def test_a_sport_asked_for_is_the_sport_the_passage_names():
     # one the question names is no answer
     assert "tennis" not in _values("Which sport besides tennis is played at the Parkhalle?",
                                    "The Parkhalle hosts tennis and hockey matches.")
+
+
+def test_a_sport_asked_of_a_person_the_question_describes_is_the_sport_not_the_person():
+    from tests.reader_fixtures import evidence, short_answer
+    question = "What sport does Wendel's first openly gay, actively playing, professional team sport athlete play?"
+    described = evidence("d1", "Carl Anderson", "Anderson is an advocate for gay men in sport and is Wendel's first "
+                         "openly gay high-school coach; he coached Tomas Brand, Wendel's first openly gay, actively "
+                         "playing, professional team sport athlete.")
+    person = evidence("d2", "Tomas Brand", "Tomas Brand (born 1990) is a Wendel professional hockey player.", hop=2)
+    assert short_answer(question, described, person) == "hockey"

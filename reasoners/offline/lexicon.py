@@ -29,3 +29,9 @@ def closed_class(head: str, text: str, question: str) -> list[tuple[int, int]]:
     pattern = _PATTERNS.get(head.lower().removesuffix("s"))
     stated = {m.group().lower() for m in pattern.finditer(question)} if pattern else set()
     return [m.span() for m in pattern.finditer(text) if m.group().lower() not in stated] if pattern else []
+
+
+def in_class(head: str, value: str) -> bool:
+    """Whether `value` is a member of the class `head` asks for ('soccer' for 'sport'); False for any other head."""
+    pattern = _PATTERNS.get(head.lower().removesuffix("s"))
+    return bool(pattern and pattern.fullmatch(value.strip()))
