@@ -82,6 +82,14 @@ def test_a_lone_opening_word_is_a_name_when_its_document_is_titled_by_it():
                         query_class="multi_hop") == "Tidewater"
 
 
+def test_a_pronoun_opening_a_persons_document_stands_for_that_person():
+    elder = evidence("elder", "Tomas Reyna", "Tomas Reyna (born 1973) is a Varnian professional boxer.")
+    younger = evidence("younger", "Pablo Reyna", "His older brother Tomas Reyna is also a professional boxer and a "
+                       "multiple-time WBO world champion.", hop=2)
+    assert short_answer("What was the name of Tomas Reyna's WBO champion holding younger brother?", elder, younger,
+                        query_class="multi_hop") == "Pablo Reyna"
+
+
 def test_a_name_ending_in_the_noun_asked_is_that_noun_and_heads_no_name_beside_it():
     coop = evidence("coop", "Oakridge Co-op", "The Oakridge Co-op is a housing cooperative in Millbrook, Oregon.")
     town = evidence("town", "Millbrook", "Millbrook is the county seat of Linden County, Oregon, United States.",

@@ -131,6 +131,8 @@ def as_place(text: str, start: int, name: str) -> str | None:
 OPENING_WORDS = 8
 """A unit opening about the noun asked names it in this many words ('Lynn began his professional coaching career')."""
 _OPENING = re.compile(r"([A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
+_PERSONAL = frozenset("He She His Her".split())
+"""Pronouns opening a unit of a person's own document, which stand for that person."""
 
 
 def titled_opening(text: str, title: str, question_stems: set[str], head: str) -> tuple[str, str] | None:
@@ -149,6 +151,6 @@ def titled_opening(text: str, title: str, question_stems: set[str], head: str) -
     words = title.split()
     if not words or not all(w[:1].isupper() and w.isalpha() for w in words) or stems(title) <= question_stems:
         return None
-    if words == [word] or 2 <= len(words) <= 3 and words[-1] == word:
-        return word, title
+    if words == [word] or 2 <= len(words) <= 3 and (words[-1] == word or word in _PERSONAL):
+        return word, title  # 'His older brother Juan Manuel Márquez is ...' in 'Rafael Márquez' is Rafael Márquez
     return None
