@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
+from typing import TypeVar
 
 from domain.text import stems, values
 from reasoners.offline.answerability import ANTONYMS
@@ -22,6 +23,7 @@ from reasoners.offline.reading import Reading, coverage
 from reasoners.offline.spans import spans
 from reasoners.offline.units import chunk_ordinal
 
+T = TypeVar("T")
 _EARLY = re.compile(r"\b(older|oldest|first|earlier|earliest|before|sooner|longer ago|established)\b", re.I)
 _LATE = re.compile(r"\b(younger|youngest|newer|newest|later|latest|recent(ly)?|last|more recently)\b", re.I)
 _MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|higher|highest|longer|longest|taller|tallest|"
@@ -69,23 +71,22 @@ def _first_number(reading: Reading, question: str) -> float | None:
     return None
 
 
-def _own_document(option: str, reading: Reading) -> bool:
+def own_document(option: str, reading: Reading) -> bool:
     """Whether the unit's document is about `option`: its title is the option's name."""
     own, title = stems(option), stems(reading.unit.evidence.title)
     return bool(own) and (own <= title or bool(title) and title <= own)
 
 
-def _stating(option: str, readings: list[Reading], value: Callable[[Reading], float | None]
-             ) -> tuple[float, Reading] | None:
+def stating(option: str, readings: list[Reading], value: Callable[[Reading], T | None]) -> tuple[T, Reading] | None:
     """The value the best unit about `option` that states one gives, with that unit.
 
     The option's own document speaks for it first, its earliest unit first ('X is a 1996 film'); a unit elsewhere
     that only mentions the option ('the subject of the movie X') gives no date of its own.
     """
-    stating = [(v, r) for r in about(option, readings) if (v := value(r)) is not None]
-    if not stating:
+    found = [(v, r) for r in about(option, readings) if (v := value(r)) is not None]
+    if not found:
         return None
-    return min(stating, key=lambda pair: (not _own_document(option, pair[1]),
+    return min(found, key=lambda pair: (not own_document(option, pair[1]),
                                           chunk_ordinal(pair[1].unit.evidence.chunk_id) or 0,
                                           pair[1].unit.position, -pair[1].coverage))
 
@@ -103,7 +104,7 @@ def full_name(option: str, readings: list[Reading]) -> str:
     if len(words) < 2 or not re.fullmatch(r"[A-Z][\w'’.-]*", words[0]) or not words[-1][:1].isupper():
         return option
     for reading in about(option, readings):
-        if not _own_document(option, reading):
+        if not own_document(option, reading):
             continue
         match = _FULL_NAME.match(reading.unit.plain)
         if match:
@@ -129,7 +130,7 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
     for option in options:
         found = about(option, readings)
         if found:  # its own document's units first: 'California Polytechnic ...' is not about the Philippines' one
-            best[option] = max(found, key=lambda r: (_own_document(option, r),
+            best[option] = max(found, key=lambda r: (own_document(option, r),
                                                      coverage([r.unit], rest) if rest else r.coverage))
     if not best:
         return None
@@ -137,15 +138,15 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
     early, late = _EARLY.search(question), _LATE.search(question)
     more, less = _MORE.search(question), _LESS.search(question)
     if early or late:
-        dated = {o: said for o in options if (said := _stating(o, readings, _first_year))}
+        dated = {o: said for o in options if (said := stating(o, readings, _first_year))}
         if len(dated) < len(options):
-            dated = {o: said for o in options if (said := _stating(o, stated, _first_year))}
+            dated = {o: said for o in options if (said := stating(o, stated, _first_year))}
         if len(dated) == len(options):
             pick = min if early and not late else max
             return pick(options, key=lambda o: dated[o][0]), [dated[o][1] for o in options]
     if (more or less) and len(best) == len(options):
         number_of = partial(_first_number, question=question)
-        counted = {o: said for o in options if (said := _stating(o, readings, number_of))}
+        counted = {o: told for o in options if (told := stating(o, readings, number_of))}
         if len(counted) == len(options):
             pick = max if more and not less else min
             return pick(options, key=lambda o: counted[o][0]), [counted[o][1] for o in options]
@@ -168,8 +169,8 @@ def _excluding(question: str, options: tuple[str, ...], best: dict[str, Reading]
     if match is None or len(options) != 2 or len(best) != 2:
         return None
     excluded = stems(match.group(1)) - {k for o in options for k in stems(o)}
-    stating = [o for o in options if excluded and excluded <= best[o].unit.stems]
-    return next(o for o in options if o not in stating) if len(stating) == 1 else None
+    holding = [o for o in options if excluded and excluded <= best[o].unit.stems]
+    return next(o for o in options if o not in holding) if len(holding) == 1 else None
 
 
 def _opposed(unit_stems: frozenset[str], question: str) -> set[str]:

@@ -23,6 +23,7 @@ from reasoners.offline.flags import count, row_answer
 from reasoners.offline.lexicon import in_class
 from reasoners.offline.link_answer import chain_answer
 from reasoners.offline.lists import bounded, list_items, superlative_item
+from reasoners.offline.origins import same_country
 from reasoners.offline.permission import allowed_by_name, forbidden
 from reasoners.offline.procedures import procedure
 from reasoners.offline.quantities import fits, unstated
@@ -188,6 +189,8 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         return _draft(question, counted[1], counted[0])  # 'How many holidays does Rotterdam get?': rows marked
     if counting and (tallied := tally(question, readings, names, counted_noun(question, expected))):
         return _draft(question, tallied[1], tallied[0])  # 'How many people are based in Leeds?': rows naming it
+    if expected.kind == "yes_no" and (same := same_country(question, readings)):
+        return _draft(question, same[1], same[0])  # 'Are X and Y located in the same country?': each one's country
     if expected.kind == "yes_no" and relevant and \
             max(_asked_of(r, weights, question) for r in relevant) >= MIN_COVERAGE:
         said = yes_or_no(question, understanding.entities, relevant, weights)
