@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reasoners.offline.origins import countries
+from reasoners.offline.countries import countries
 from tests.reader_fixtures import evidence, short_answer
 
 _COLLEGE = evidence("college", "Harbour College", "Harbour College is an independent day school for boys in Sydney, "
@@ -40,3 +40,16 @@ def test_a_country_is_named_or_said_by_nationality_and_not_by_a_states_name():
     assert countries("let us go") is None
     assert countries("native to South America") is None
     assert countries("served in the US Army") == {"united states"}
+
+
+def test_things_are_in_the_country_named_when_each_ones_own_document_places_them_there():
+    mine = evidence("mine", "Kanichee Mine", "Kanichee Mine is an abandoned gold mine in Temagami, Ontario, Canada.")
+    other = evidence("other", "Burra Mine", "The Burra Mine is a copper mine located in Ducktown, Tennessee, in the "
+                     "southeastern United States.")
+    asked = "Are the Kanichee Mine and Burra Mine located in the United States of America?"
+    assert short_answer(asked, mine, other, query_class="comparison") == "no"
+    assert short_answer("Is the Burra Mine located in the United States?", other) == "yes"
+    # a Scot is British, but not English
+    scot = evidence("scot", "Ewan Rae", "Ewan Rae (born 1981) is a Scottish footballer.")
+    assert short_answer("Is Ewan Rae from England?", scot) == "no"
+    assert short_answer("Is Ewan Rae from the United Kingdom?", scot) == "yes"
