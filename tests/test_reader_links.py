@@ -62,6 +62,10 @@ def test_the_asked_for_noun_ends_before_a_verb_or_a_name():
     assert head_phrase("Which Slack channel do I ask in?") == ["slack", "channel"]
     assert head_phrase("What English-American actor known for his role starred in The Lodger?") == [
         "english-american", "actor"]
+    # a word in -ing taking a name or 'the' is a verb; one standing alone is a noun
+    assert head_phrase("What movie starring Melissa McCarthy features Slimer?") == ["movie"]
+    assert head_phrase("Which film featuring the song won?") == ["film"]
+    assert head_phrase("What wedding ring did she wear?") == ["wedding", "ring"]
 
 
 def test_a_chain_answers_past_the_name_it_links_by_when_the_earlier_unit_is_what_is_asked():

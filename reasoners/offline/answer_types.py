@@ -115,13 +115,16 @@ def head_phrase(question: str) -> list[str]:
             del written[:k + 1]
             break
     phrase: list[str] = []
-    for word in written:
+    for k, word in enumerate(written):
         lower = word.lower()
         if lower.isdigit():  # a year or count qualifies the noun ('What 2015 drama...'); it is not the noun
             continue
-        # the phrase ends at a preposition or verb, or at a name after it ('Which player played Chad Bradford')
+        # the phrase ends at a preposition or verb, or at a name after it ('Which player played Chad Bradford'); a
+        # word in -ing before a name or 'the' is a verb ('what movie starring Melissa McCarthy')
+        taking = lower.endswith("ing") and k + 1 < len(written) and \
+            (written[k + 1][:1].isupper() or written[k + 1].lower() in {"the", "a", "an"})
         if phrase and (lower in _PHRASE_END or lower in _PARTICIPLES or _participle(lower)
-                       or word[:1].isupper()):
+                       or word[:1].isupper() or taking):
             break
         phrase.append(lower.removesuffix("'s").removesuffix("’s"))
     return phrase

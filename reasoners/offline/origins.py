@@ -1,12 +1,12 @@
-"""Whether named things are from one country ('Are X and Y located in the same country?'), or from the one named
-('Are X and Y located in the United States?').
+"""Whether named things are from one country, or from the one a question names.
 
-Asked also of the directors of two films ('Do both directors of films X and Y share the same nationality?'). Each
-thing's own document says where it is or whom it belongs to: a nationality word ('a Russian astrophysicist') or a
-country it names ('a school in Sydney, New South Wales, Australia'); its earliest unit that says one speaks for it.
-Countries agree when they are one, or one is within the other ('Scottish' agrees with 'British', not 'English'). When
-any thing's own document says no country, the question is not answered here. A director is the person the film's own
-document says directed it, read from that person's own document.
+'Are X and Y located in the same country?', 'Are X and Y located in the United States?'; asked also of the directors
+of two films ('Do both directors of films X and Y share the same nationality?'). Each thing's own document says where
+it is or whom it belongs to: a nationality word ('a Russian astrophysicist') or a country it names ('a school in
+Sydney, New South Wales, Australia'); its earliest unit that says one speaks for it. Countries agree when they are one,
+or one is within the other ('Scottish' agrees with 'British', not 'English'). When any thing's own document says no
+country, the question is not answered here. A director is the person the film's own document says directed it, read
+from that person's own document.
 """
 
 from __future__ import annotations
