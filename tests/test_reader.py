@@ -98,6 +98,14 @@ def test_names_keep_acronyms_and_leave_dates_and_opening_words_out():
     assert "IT Service Desk" in names and "Armin Meiwes" in names and "It" not in names
 
 
+def test_a_job_title_before_a_name_is_not_part_of_it_but_a_rank_or_a_lone_role_is_kept():
+    assert spans("name", "Striker Samuel Eto'o joined in 1997 under General Manager Gregg Popovich.") == [
+        "Samuel Eto'o", "Gregg Popovich"]
+    assert spans("name", "King George IV met Commander James Bond.") == ["King George IV", "Commander James Bond"]
+    assert spans("name", "Ask the Travel Coordinator, or the President of the United States.") == [
+        "Travel Coordinator", "President of the United States"]
+
+
 def test_units_drop_markup_keep_row_and_column_names_and_never_claim_a_heading():
     chunk = evidence("leave", "Leave Policy 2026", "# Leave Policy 2026\n## Annual leave\n"
                      "Annual leave; Lisbon: 25 working days; Toronto: 20 working days\n"

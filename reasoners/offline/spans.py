@@ -101,6 +101,12 @@ _LEADING_WORDS = {"the", "a", "an", "in", "on", "at", "for", "by", "and", "of", 
                   "when", "while", "it", "its", "this", "that", "these", "those", "there", "our", "your", "their",
                   "his", "her", "all", "each", "every", "some", "any", "no", "not", "ask", "see", "use", "call",
                   "after", "before", "during", "since", "until", "between"}
+_ROLES = {"striker", "forward", "defender", "midfielder", "goalkeeper", "quarterback", "pitcher", "coach", "manager",
+          "general", "head", "vice", "president", "senator", "governor", "chairman", "chairwoman", "ceo", "founder",
+          "actor", "actress", "singer", "guitarist", "drummer", "bassist", "producer", "director", "writer",
+          "author", "cartoonist", "journalist", "novelist", "poet", "composer", "rapper", "comedian", "architect"}
+"""Job titles written before a person's name ('Vice President Adlai E. Stevenson'), which are not part of it; ranks
+and titles of nobility are ('Commander James Bond', 'King George IV')."""
 _NOT_NAMES = {"i", "we", "you", "he", "she", "they", "it", "yes", "no", "ok", "note", "notes", "see", "also", "tip",
               "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "questions", "rules",
               "problems", "owner", "updated", "maintained", "effective", "contact"}
@@ -132,6 +138,9 @@ def _names(text: str) -> Iterator[tuple[int, int]]:
         words = text[start:end].split()
         while words and words[0].lower() in _LEADING_WORDS and not _acronym(words[0]):
             start = text.index(words[1], start + len(words[0])) if len(words) > 1 else end
+            words.pop(0)
+        while len(words) > 2 and words[0].lower() in _ROLES and words[1][:1].isupper():
+            start = text.index(words[1], start + len(words[0]))  # 'Striker Samuel Eto'o' is Samuel Eto'o
             words.pop(0)
         while words and words[-1].lower() in _LEADING_WORDS | {"'s"} and not _acronym(words[-1]):
             words.pop()
