@@ -283,3 +283,18 @@ def test_a_sport_asked_of_a_person_the_question_describes_is_the_sport_not_the_p
                          "playing, professional team sport athlete.")
     person = evidence("d2", "Tomas Brand", "Tomas Brand (born 1990) is a Wendel professional hockey player.", hop=2)
     assert short_answer(question, described, person) == "hockey"
+
+
+def test_a_question_ending_on_what_is_answered_by_the_words_the_passage_puts_after_its_own():
+    from reasoners.offline.cloze import fills
+    from tests.reader_fixtures import evidence, short_answer
+    magazine = evidence("m", "Harbour Weekly", "Harbour Weekly was a magazine regarded as an important voice for "
+                        "self-management, a form of management based on self-directed work processes.")
+    assert short_answer("Harbour Weekly was a magazine regarded as an important voice for a form of management based "
+                        "on what?", magazine) == "self-directed work processes"
+    text = "It opened in 1981. In 1986 the world's first indoor ski slope was built there by a German engineer."
+    found = lambda question: [text[s:e] for s, e in fills(question, text)]  # noqa: E731
+    assert found("The arena is home to the world's first what?") == ["indoor ski slope"]
+    assert found("It was built by a German what?") == ["engineer"]
+    assert found("It was opened first by what?") == []  # one lower-case word is too little to find the gap by
+    assert found("Who built the world's first indoor ski slope?") == []

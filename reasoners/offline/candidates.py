@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from domain.text import stem, stems, values
 from reasoners.offline.answer_types import Expected
 from reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
+from reasoners.offline.cloze import fills
 from reasoners.offline.joined import changed, ranges_of
 from reasoners.offline.lexicon import closed_class
 from reasoners.offline.measures import in_capital_unit, in_units, measure_units
@@ -222,7 +223,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                                _distance(0, near, text), described,
                                head in stems(" ".join(text[len(word):].split()[:2]))))
     found += [Candidate(text[s:e], s, "name", 0, 0.0, _distance(s, near, text), 0.0, True)  # 'a soccer player'
-              for s, e in closed_class(expected.head, text, question)]
+              for s, e in (*closed_class(expected.head, text, question), *fills(question, text))]
     for kind in ("date", "time") if expected.kind in ("date", "time") else ():
         found = ranges_of(kind, found, text, question)
     found = changed(found, text)

@@ -1,0 +1,37 @@
+"""The words a passage puts where a question ends on 'what'.
+
+'Home to the world's first what?' is answered by the words after 'the world's first' in a passage ('the world's first
+indoor ski slope'). A question ending on 'what' is a sentence with a gap at its end. The last words before the gap (up
+to four, at least one not a stopword; one word alone only when capitalised, as 'German' of 'one German what?') are
+looked for in the passage; the phrase after them, up to a punctuation mark or a word that starts a new phrase, fills
+the gap. Longer contexts are tried first. Only a common noun phrase fills it: names are found as names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.query_terms import STOPWORDS
+
+_ENDS_ON_WHAT = re.compile(r"^(.*?\S)\s+what\s*\??\s*$", re.I)
+_CONTEXT_WORDS = 4
+_FILL = (r"\s+[\"“]?([\w'’-]+(?:\s+(?!(?:of|in|and|or|but|that|which|who|whom|to|for|by|with|at|on|from|as|is|was|"
+         r"are|were|has|had|it|its)\b)[\w'’-]+){0,3})")
+"""The gap's words: up to four, none of them a word that starts another phrase."""
+
+
+def fills(question: str, text: str) -> list[tuple[int, int]]:
+    """Where `text` fills the gap of a question ending on 'what', longest context first; [] for other questions."""
+    match = _ENDS_ON_WHAT.match(question.strip())
+    if not match:
+        return []
+    words = re.findall(r"[\w'’-]+", match.group(1))
+    for size in range(min(_CONTEXT_WORDS, len(words)), 0, -1):
+        context = words[-size:]
+        if all(w.lower() in STOPWORDS for w in context) or size == 1 and not context[0][:1].isupper():
+            continue
+        pattern = re.compile(r"(?<![\w'’-])" + r"\s+".join(re.escape(w) for w in context) + _FILL, re.I)
+        found = [m.span(1) for m in pattern.finditer(text) if m.group(1)[:1].islower()]
+        if found:
+            return found
+    return []
