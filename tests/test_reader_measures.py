@@ -298,3 +298,9 @@ def test_a_question_ending_on_what_is_answered_by_the_words_the_passage_puts_aft
     assert found("It was built by a German what?") == ["engineer"]
     assert found("It was opened first by what?") == []  # one lower-case word is too little to find the gap by
     assert found("Who built the world's first indoor ski slope?") == []
+    # a kind asked of a noun is the word the passage puts before that noun
+    assert found("What was built in 1986 by the engineer, what kind of slope?") == ["ski"]
+    clergyman = evidence("c", "Ewan Rae", "Ewan Rae (1796-1865) was a Varnian clergyman, an opponent of the Harbour "
+                         "Movement, and a writer of devotional literature.")
+    assert short_answer("The Harbour Movement was opposed by a clergyman who wrote what type of literature?",
+                        clergyman) == "devotional"

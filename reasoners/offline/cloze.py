@@ -14,6 +14,7 @@ import re
 from retrieval.query_terms import STOPWORDS
 
 _ENDS_ON_WHAT = re.compile(r"^(.*?\S)\s+what\s*\??\s*$", re.I)
+_KIND_OF = re.compile(r"\bwhat\s+(?:types?|kinds?|sorts?|genres?|forms?)\s+of\s+([a-z]+)\s*\??\s*$", re.I)
 _CONTEXT_WORDS = 4
 _FILL = (r"\s+[\"“]?([\w'’-]+(?:\s+(?!(?:of|in|and|or|but|that|which|who|whom|to|for|by|with|at|on|from|as|is|was|"
          r"are|were|has|had|it|its)\b)[\w'’-]+){0,3})")
@@ -21,7 +22,16 @@ _FILL = (r"\s+[\"“]?([\w'’-]+(?:\s+(?!(?:of|in|and|or|but|that|which|who|who
 
 
 def fills(question: str, text: str) -> list[tuple[int, int]]:
-    """Where `text` fills the gap of a question ending on 'what', longest context first; [] for other questions."""
+    """Where `text` fills the gap of a question ending on 'what', longest context first; [] for other questions.
+
+    A question asking a kind of a noun ('wrote what type of literature?') is filled by the word the passage puts
+    before that noun ('devotional literature').
+    """
+    if kind := _KIND_OF.search(question):
+        before = re.compile(rf"\b([a-z][\w-]+)\s+{re.escape(kind.group(1))}\b", re.I)
+        asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
+        return [m.span(1) for m in before.finditer(text) if m.group(1)[:1].islower() and
+                m.group(1) not in STOPWORDS and m.group(1) not in asked]
     match = _ENDS_ON_WHAT.match(question.strip())
     if not match:
         return []
