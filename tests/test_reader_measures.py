@@ -304,3 +304,11 @@ def test_a_question_ending_on_what_is_answered_by_the_words_the_passage_puts_aft
                          "Movement, and a writer of devotional literature.")
     assert short_answer("The Harbour Movement was opposed by a clergyman who wrote what type of literature?",
                         clergyman) == "devotional"
+
+
+def test_a_players_position_asked_for_is_the_position_the_passage_names():
+    from tests.reader_fixtures import evidence, short_answer
+    player = evidence("p", "Tomas Brand", "Tomas Brand (born 1960) is a former Major League Baseball first baseman "
+                      "who later worked as a broadcaster.")
+    assert short_answer("What position did the former Major League Baseball player Tomas Brand play?",
+                        player) == "first baseman"

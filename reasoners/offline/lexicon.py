@@ -1,6 +1,7 @@
 """Closed classes of common nouns that answer a question asking for their class ('What sport ...?': 'football').
 
-Names are capitalised and found by their form; a sport or an instrument is a lower-case word that only a list knows.
+Names are capitalised and found by their form; a sport, an instrument or a player's position is a lower-case word
+that only a list knows. A position that is also a common word ('safety', 'guard') is left out.
 """
 
 from __future__ import annotations
@@ -15,9 +16,17 @@ _CLASSES = {
     "instrument": """piano guitar violin viola cello bass drums drum saxophone trumpet trombone clarinet flute oboe
         bassoon harp banjo mandolin ukulele accordion harmonica organ keyboards keyboard sitar tuba horn synthesizer
         percussion vocals""",
+    "position": """pitcher catcher first_baseman second_baseman third_baseman shortstop outfielder left_fielder
+        center_fielder centre_fielder right_fielder designated_hitter quarterback running_back wide_receiver
+        tight_end linebacker cornerback free_safety strong_safety defensive_end defensive_tackle offensive_lineman
+        offensive_tackle placekicker kicker punter point_guard shooting_guard small_forward power_forward goalkeeper
+        goaltender defender defenceman defenseman midfielder striker winger full-back fullback centre-back
+        center-back centre_forward center_forward left_back right_back left_wing right_wing""",
 }
-_WORDS = {head: frozenset(words.split()) for head, words in _CLASSES.items()}
-_PATTERNS = {head: re.compile(rf"\b(?:{'|'.join(sorted(words, key=len, reverse=True))})\b", re.I)
+"""Members of each class; '_' joins the words of one member ('first_baseman')."""
+_WORDS = {head: frozenset(w.replace("_", " ") for w in words.split()) for head, words in _CLASSES.items()}
+_PATTERNS = {head: re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in sorted(words, key=len, reverse=True))})\b",
+                              re.I)
              for head, words in _WORDS.items()}
 
 
