@@ -292,7 +292,8 @@ def test_a_question_ending_on_what_is_answered_by_the_words_the_passage_puts_aft
                         "self-management, a form of management based on self-directed work processes.")
     assert short_answer("Harbour Weekly was a magazine regarded as an important voice for a form of management based "
                         "on what?", magazine) == "self-directed work processes"
-    text = "It opened in 1981. In 1986 the world's first indoor ski slope was built there by a German engineer."
+    text = ("It opened in 1981. In 1986 the world's first indoor ski slope was built there by the German engineer "
+            "Tomas Brand.")
     found = lambda question: [text[s:e] for s, e in fills(question, text)]  # noqa: E731
     assert found("The arena is home to the world's first what?") == ["indoor ski slope"]
     assert found("It was built by a German what?") == ["engineer"]

@@ -17,8 +17,9 @@ _ENDS_ON_WHAT = re.compile(r"^(.*?\S)\s+what\s*\??\s*$", re.I)
 _KIND_OF = re.compile(r"\bwhat\s+(?:types?|kinds?|sorts?|genres?|forms?)\s+of\s+([a-z]+)\s*\??\s*$", re.I)
 _CONTEXT_WORDS = 4
 _FILL = (r"\s+[\"“]?([\w'’-]+(?:\s+(?!(?:of|in|and|or|but|that|which|who|whom|to|for|by|with|at|on|from|as|is|was|"
-         r"are|were|has|had|it|its)\b)[\w'’-]+){0,3})")
-"""The gap's words: up to four, none of them a word that starts another phrase."""
+         r"are|were|has|had|it|its)\b)(?-i:[a-z])[\w'’-]*){0,3})")
+"""The gap's words: up to four, none of them a word that starts another phrase or a name ('German mathematician Carl
+Runge' fills 'one German what?' with 'mathematician')."""
 
 
 def fills(question: str, text: str) -> list[tuple[int, int]]:
