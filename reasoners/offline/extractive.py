@@ -20,6 +20,7 @@ from reasoners.offline.changes import changed_value
 from reasoners.offline.compare import choose, full_name, sides, yes_or_no
 from reasoners.offline.definitions import asked_acronym, definition
 from reasoners.offline.flags import count, row_answer
+from reasoners.offline.kin import past_the_person
 from reasoners.offline.lexicon import in_class
 from reasoners.offline.link_answer import chain_answer
 from reasoners.offline.lists import bounded, list_items, superlative_item
@@ -219,6 +220,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
                 f"{e}: {r.answer}" for e, r in zip(understanding.entities, compared, strict=False))
             return _draft(question, compared, short if expected.wants_value else None)
     found = chains(readings, question, weights)
+    found = past_the_person(question, expected, found)  # 'When did Frances Vane's father die?': not her own dates
     if expected.head and (members := [c for c in found if c.answer and in_class(expected.head, c.answer)]):
         found = members  # 'What sport does the first openly gay athlete play?': 'soccer', not the athlete's name
     if expected.kind == "list":  # no list found: a passage may still answer, if it names what is listed

@@ -1,0 +1,35 @@
+"""A relative's date or place asked of a named person: 'When did Frances Vane's father die?'.
+
+The answer is in the relative's own document, never in the named person's: her own document gives her dates ('(17
+January 1800 - 20 January 1865)'), which are no answer. A chain ending on a unit of the named person's own document is
+left out; when every chain does, the evidence lacks the relative's document and nothing answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reasoners.offline.answer_types import Expected
+from reasoners.offline.chains import Chain
+from reasoners.offline.compare import own_document
+
+_KINS = r"(?:father|mother|husband|wife|spouse|son|daughter|brother|sister|child|parent|grandfather|grandmother)"
+_KIN = re.compile(rf"\b([A-Z][^?]*?)['’]s\s+{_KINS}\b|\b{_KINS}\s+of\s+(?:the\s+)?([A-Z][^?]*?)"
+                  r"(?:\s+(?:born|die|died|buried)\b|\s*\?|$)")
+_ASKED_BEFORE = re.compile(r"^.*?\b(?:[a-z]+\s+)+(?=[A-Z])")
+"""The question's words before the name ('When did ' of 'When did Frances Vane')."""
+
+
+def relative_of(question: str) -> str | None:
+    """The named person whose relative the question asks about, else None."""
+    match = _KIN.search(question)
+    if not match:
+        return None
+    return _ASKED_BEFORE.sub("", match.group(1) or match.group(2) or "", count=1).strip(" ,") or None
+
+
+def past_the_person(question: str, expected: Expected, found: list[Chain]) -> list[Chain]:
+    """The chains that may answer a date or place asked of a named person's relative: not from their own document."""
+    if expected.kind not in ("date", "place") or (person := relative_of(question)) is None:
+        return found
+    return [c for c in found if not own_document(person, c.last)]
