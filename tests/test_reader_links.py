@@ -162,3 +162,11 @@ def test_a_date_asked_of_a_persons_relative_is_not_read_from_the_persons_own_doc
     assert short_answer(asked, daughter, query_class="multi_hop") is None
     assert relative_of("Where was the father of Prince Boris Of Leiningen born?") == "Prince Boris Of Leiningen"
     assert relative_of("When did Ludwig van Beethoven's father die?") == "Ludwig van Beethoven"
+    # the person behind a work the question names: not the work's own document
+    film = evidence("film", "Harbour Lights", "Harbour Lights is a 1999 documentary film shot in Bergen and directed "
+                    "by Ole Brandt.")
+    director = evidence("dir", "Ole Brandt", "Ole Brandt (born 3 May 1960 in Tromsø) is a film director.", hop=2)
+    asked = "Where was the director of film Harbour Lights born?"
+    assert relative_of(asked) == "Harbour Lights"
+    assert short_answer(asked, film, director, query_class="multi_hop") == "Tromsø"
+    assert short_answer(asked, film, query_class="multi_hop") is None  # not 'Bergen'
