@@ -67,6 +67,9 @@ def test_the_asked_for_noun_ends_before_a_verb_or_a_name():
     assert head_phrase("What movie starring Melissa McCarthy features Slimer?") == ["movie"]
     assert head_phrase("Which film featuring the song won?") == ["film"]
     assert head_phrase("What wedding ring did she wear?") == ["wedding", "ring"]
+    # an acronym before a lower-case noun qualifies it; before a name or at the end it is a name
+    assert head_phrase("Which fictional MI6 agent did Ian Fleming create?") == ["fictional", "mi6", "agent"]
+    assert head_phrase("Which team plays in the NBA?")[0] == "team"
 
 
 def test_a_chain_answers_past_the_name_it_links_by_when_the_earlier_unit_is_what_is_asked():

@@ -123,8 +123,10 @@ def head_phrase(question: str) -> list[str]:
         # word in -ing before a name or 'the' is a verb ('what movie starring Melissa McCarthy')
         taking = lower.endswith("ing") and k + 1 < len(written) and \
             (written[k + 1][:1].isupper() or written[k + 1].lower() in {"the", "a", "an"})
-        if phrase and (lower in _PHRASE_END or lower in _PARTICIPLES or _participle(lower)
-                       or word[:1].isupper() or taking):
+        # an acronym before a lower-case noun qualifies it ('fictional MI6 agent'); other capitals start a name
+        named = word[:1].isupper() and not (word.isupper() and len(word) > 1 and k + 1 < len(written) and
+                                             written[k + 1][:1].islower())
+        if phrase and (lower in _PHRASE_END or lower in _PARTICIPLES or _participle(lower) or named or taking):
             break
         phrase.append(lower.removesuffix("'s").removesuffix("’s"))
     return phrase
