@@ -98,6 +98,14 @@ def test_a_pronoun_opening_a_persons_document_stands_for_that_person():
                         query_class="multi_hop") == "Pablo Reyna"
 
 
+def test_an_opening_word_is_the_name_its_document_is_titled_by_past_an_aside_and_a_plural():
+    castle = evidence("castle", "Velo Castle", "Velo Castle is a medieval fortress in Dunmore, on the Varnian coast.")
+    beach = evidence("beach", "Saltcraigs", "Saltcraig, less commonly known as Broad Sands Bay, is a coastal area of "
+                     "forest and beach bordering the south side of Dunmore's medieval fortress.", hop=2)
+    assert short_answer("A medieval fortress in Dunmore borders on the south side of what coastal area?", castle,
+                        beach, query_class="multi_hop") == "Saltcraig"
+
+
 def test_a_name_ending_in_the_noun_asked_is_that_noun_and_heads_no_name_beside_it():
     coop = evidence("coop", "Oakridge Co-op", "The Oakridge Co-op is a housing cooperative in Millbrook, Oregon.")
     town = evidence("town", "Millbrook", "Millbrook is the county seat of Linden County, Oregon, United States.",

@@ -131,6 +131,7 @@ def as_place(text: str, start: int, name: str) -> str | None:
 OPENING_WORDS = 8
 """A unit opening about the noun asked names it in this many words ('Lynn began his professional coaching career')."""
 _OPENING = re.compile(r"([A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
+_ASIDE = re.compile(r"^([A-Z][a-z'’-]+),[^,]{1,60},")
 _PERSONAL = frozenset("He She His Her".split())
 """Pronouns opening a unit of a person's own document, which stand for that person."""
 
@@ -144,7 +145,9 @@ def titled_opening(text: str, title: str, question_stems: set[str], head: str) -
     noun asked (the stem `head`): 'Drive is a 2011 ... film directed by Danish filmmaker ...' names no filmmaker.
     """
     opening = _OPENING.match(text)
-    if not head or head not in stems(" ".join(text.split()[:OPENING_WORDS])) or not opening:
+    # an aside after the opening word does not count ('Yellowcraig, less commonly known as Broad Sands Bay, is a ...')
+    unaside = _ASIDE.sub(r"\1", text, count=1)
+    if not head or head not in stems(" ".join(unaside.split()[:OPENING_WORDS])) or not opening:
         return None
     word = opening.group(1)
     title = base_title(title)
@@ -153,4 +156,6 @@ def titled_opening(text: str, title: str, question_stems: set[str], head: str) -
         return None
     if words == [word] or 2 <= len(words) <= 3 and (words[-1] == word or word in _PERSONAL):
         return word, title  # 'His older brother Juan Manuel Márquez is ...' in 'Rafael Márquez' is Rafael Márquez
+    if len(words) == 1 and stems(word) == stems(title):
+        return word, word  # 'Yellowcraig, ... is a coastal area' in 'Yellowcraigs': as the text writes it
     return None
