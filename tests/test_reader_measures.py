@@ -313,3 +313,9 @@ def test_a_players_position_asked_for_is_the_position_the_passage_names():
                       "who later worked as a broadcaster.")
     assert short_answer("What position did the former Major League Baseball player Tomas Brand play?",
                         player) == "first baseman"
+
+
+def test_the_first_of_two_names_joined_by_and_is_no_answer_when_the_question_gives_it():
+    text = "He served John Casimir, who was King of Poland and Grand Duke of Lithuania."
+    found = _values("Who was the King that Tomas served, as he was known in Poland?", text)
+    assert "John Casimir" in found and "King of Poland" not in found

@@ -39,20 +39,10 @@ SUBJECT_BONUS = 2.0
 """How much a definitional sentence's subject is preferred, times the share of the question its description says."""
 
 KINDS: dict[str, tuple[str, ...]] = {
-    "amount": ("amount", "number"),
-    "number": ("number", "amount"),
-    "date": ("date", "time"),
-    "time": ("time",),
-    "phone": ("phone",),
-    "email": ("email",),
-    "url": ("url", "email"),
-    "room": ("room", "code"),
-    "code": ("code", "emphasis"),
-    "person": ("name",),
-    "place": ("name", "room", "locative"),
-    "name": ("emphasis", "code", "name"),
-    "other": ("emphasis", "name"),
-    "list": ("emphasis", "name"),
+    "amount": ("amount", "number"), "number": ("number", "amount"), "date": ("date", "time"), "time": ("time",),
+    "phone": ("phone",), "email": ("email",), "url": ("url", "email"), "room": ("room", "code"),
+    "code": ("code", "emphasis"), "person": ("name",), "place": ("name", "room", "locative"),
+    "name": ("emphasis", "code", "name"), "other": ("emphasis", "name"), "list": ("emphasis", "name"),
 }
 """The span kinds that can answer each expected kind, likeliest first."""
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
@@ -181,8 +171,10 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if kind == "name" and unasked_nationality(span, question) or \
                     kind == "emphasis" and unasked_nickname(text, start, end, question):
                 continue  # 'British' is no actor's name; '"Doug"' is part of 'Lyle Douglas "Doug" Basham'
-            if expected.kind == "person" and " and " in span:
+            if expected.kind == "person" and " and " in span:  # the first of two ('King of Poland and Grand Duke')
                 span = span.split(" and ")[0]
+                if stated_by_question(span, kind, question, question_stems, question_values):
+                    continue
             if kind == "date" and expected.head == "year" and (year := year_in(span)):
                 start, span = start + span.index(year), year  # 'in what year': '1827' of 'March 1827'
             fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
