@@ -37,8 +37,6 @@ _COUNTRY = re.compile(r"(?<![\w.])(?<!New )(?<!New South )(" +
 """A country or nationality word; 'Wales' of 'New South Wales' and 'England' of 'New England' are states."""
 _LOWER_ALIASES = frozenset({"us"})
 """Aliases that are also common words in lower case ('let us'): only their capitals count."""
-
-
 _PARTS = {"england": "united kingdom", "scotland": "united kingdom", "wales": "united kingdom",
           "northern ireland": "united kingdom"}
 """Countries within a country: a Scot is British, but not English."""
