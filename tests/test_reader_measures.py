@@ -319,3 +319,12 @@ def test_the_first_of_two_names_joined_by_and_is_no_answer_when_the_question_giv
     text = "He served John Casimir, who was King of Poland and Grand Duke of Lithuania."
     found = _values("Who was the King that Tomas served, as he was known in Poland?", text)
     assert "John Casimir" in found and "King of Poland" not in found
+
+
+def test_a_subject_its_own_sentence_calls_the_noun_asked_is_headed_by_it():
+    from reasoners.offline.candidates import best
+    question = "Which ground force of the Varnian Dual Monarchy did Tomas Brand join?"
+    unit = _unit("The Varnian Army (Kaiserliche Armee) was the ground force of the Varnian Dual Monarchy from 1867 to "
+                 "1918, formed from the Imperial Army.")
+    found = best(unit, expected_answer(question), question)
+    assert found is not None and found.text == "Varnian Army" and found.headed
