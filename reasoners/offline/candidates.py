@@ -194,7 +194,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                                                           around[start + len(span):start + len(span) + 25].split()[:2]))
             headed = headed or kind == "name" and start in titled_names or \
                 kind == "date" and life_date(lives, text, start) or \
-                bool(described and head) and head in stems(" ".join(text[subject[1]:].split()[:4]))
+                subject is not None and described > 0 and head in stems(" ".join(text[subject[1]:].split()[:4]))
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
                 text[previous.get(kind, 0):start].split()[-2:])))
             lined_up = kind in ("name", "emphasis") and aligned(lined, text, start, len(span))
