@@ -182,3 +182,12 @@ def test_a_date_asked_of_a_persons_relative_is_not_read_from_the_persons_own_doc
     assert relative_of("Where is the author of the Travel Policy based?") is None  # the policy may name its author
     assert short_answer(asked, film, director, query_class="multi_hop") == "Tromsø"
     assert short_answer(asked, film, query_class="multi_hop") is None  # not 'Bergen'
+
+
+def test_a_close_chain_naming_the_same_place_in_full_past_a_hyphen_answers():
+    station = evidence("st", "Cliburn station", "Cliburn station was on the Eden Valley Railway, which ran north from "
+                       "Clifton Junction, ending at Appleby.")
+    railway = evidence("rail", "Eden Valley Railway", "The Eden Valley Railway ran north from Clifton Junction, ending "
+                       "at Appleby-in-Westmorland.", hop=2)
+    assert short_answer("Cliburn station was on a railway that ran north from Clifton Junction, ending at which town?",
+                        station, railway, query_class="multi_hop") == "Appleby-in-Westmorland"

@@ -22,7 +22,7 @@ from reasoners.offline.definitions import asked_acronym, definition
 from reasoners.offline.flags import count, row_answer
 from reasoners.offline.kin import past_the_person
 from reasoners.offline.lexicon import in_class
-from reasoners.offline.link_answer import chain_answer
+from reasoners.offline.link_answer import chain_answer, named_in_full
 from reasoners.offline.lists import bounded, list_items, superlative_item
 from reasoners.offline.origins import same_country
 from reasoners.offline.permission import allowed_by_name, forbidden
@@ -228,7 +228,7 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
         found = [c for c in found if any(head in r.unit.stems | r.unit.context_stems for r in c.readings)]
     if not found or not answers(question, expected, found, weights, similarity, units):
         return Draft()
-    best = found[0]
+    best = named_in_full(found)  # 'Appleby-in-Westmorland', not 'Appleby', when a chain nearly as good names it so
     conflicts = superseded_values(best.last, readings)
     if expected.wants_value and (change := changed_value(best.last, readings)):
         # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, beside the sentence it changes

@@ -6,6 +6,8 @@ glosses a name the question gives ('Who served as the 1st Vice President of Colo
 
 from __future__ import annotations
 
+import re
+
 from domain.text import entities, stem, stems
 from reasoners.offline.answer_types import Expected
 from reasoners.offline.candidates import best, candidates
@@ -63,3 +65,17 @@ def chain_answer(chain: Chain, expected: Expected, question: str) -> str | None:
     """The chain's answer, past the name it links by or before a gloss, when either holds; its own otherwise."""
     short = past_the_link(chain, expected, question)
     return before_the_gloss(chain, expected, question) if short == chain.answer else short
+
+
+FULLER_MARGIN = 0.1
+"""How far below the best chain's score a chain naming the same place in full may be."""
+
+
+def named_in_full(found: list[Chain]) -> Chain:
+    """The best chain, or a close one naming its answer in full past a hyphen ('Appleby-in-Westmorland', 'Appleby')."""
+    best = found[0]
+    if not best.answer:
+        return best
+    cut = re.compile(re.escape(best.answer) + r"[-–]\w")
+    return next((c for c in found[1:5] if c.answer and c.score >= best.score - FULLER_MARGIN and cut.match(c.answer)),
+                best)
