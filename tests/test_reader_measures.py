@@ -12,11 +12,12 @@ from reasoners.offline.answer_types import Expected, expected_answer
 from reasoners.offline.answerability import features
 from reasoners.offline.candidates import candidates
 from reasoners.offline.chains import chains
+from reasoners.offline.cloze import fills
 from reasoners.offline.measures import measure_units
 from reasoners.offline.reading import read, term_weights
 from reasoners.offline.shared import shared_trait
 from reasoners.offline.units import Unit, units_of
-from tests.reader_fixtures import evidence
+from tests.reader_fixtures import evidence, short_answer
 
 
 def _unit(text: str, title: str = "Rivers") -> Unit:
@@ -276,7 +277,6 @@ def test_a_sport_asked_for_is_the_sport_the_passage_names():
 
 
 def test_a_sport_asked_of_a_person_the_question_describes_is_the_sport_not_the_person():
-    from tests.reader_fixtures import evidence, short_answer
     question = "What sport does Wendel's first openly gay, actively playing, professional team sport athlete play?"
     described = evidence("d1", "Carl Anderson", "Anderson is an advocate for gay men in sport and is Wendel's first "
                          "openly gay high-school coach; he coached Tomas Brand, Wendel's first openly gay, actively "
@@ -286,8 +286,6 @@ def test_a_sport_asked_of_a_person_the_question_describes_is_the_sport_not_the_p
 
 
 def test_a_question_ending_on_what_is_answered_by_the_words_the_passage_puts_after_its_own():
-    from reasoners.offline.cloze import fills
-    from tests.reader_fixtures import evidence, short_answer
     magazine = evidence("m", "Harbour Weekly", "Harbour Weekly was a magazine regarded as an important voice for "
                         "self-management, a form of management based on self-directed work processes.")
     assert short_answer("Harbour Weekly was a magazine regarded as an important voice for a form of management based "
@@ -308,7 +306,6 @@ def test_a_question_ending_on_what_is_answered_by_the_words_the_passage_puts_aft
 
 
 def test_a_players_position_asked_for_is_the_position_the_passage_names():
-    from tests.reader_fixtures import evidence, short_answer
     player = evidence("p", "Tomas Brand", "Tomas Brand (born 1960) is a former Major League Baseball first baseman "
                       "who later worked as a broadcaster.")
     assert short_answer("What position did the former Major League Baseball player Tomas Brand play?",
