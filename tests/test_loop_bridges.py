@@ -160,3 +160,26 @@ def test_traces_show_a_title_lookups_first_names_only():
     many = SubQuery(id="r1.1", text=" | ".join(f"Name {i}" for i in range(30)), mode="title")
     assert many.shown() == " | ".join(f"Name {i}" for i in range(8)) + " (+22 more names)"
     assert SubQuery(id="q0", text="a | b").shown() == "a | b"
+
+
+def test_a_question_asking_what_holds_now_also_searches_for_a_later_change():
+    plain = Understanding(query_class="lookup")
+    searches = planning.plan("When do the cameras at Northgate actually switch on?", plain).subqueries
+    change = [q for q in searches if q.purpose == "a later change to what is asked"]
+    assert len(change) == 1 and change[0].mode == "keyword" and "postponed" in change[0].text
+    assert "actually" not in change[0].text.split()
+    assert not any(q.purpose == "a later change to what is asked"
+                   for q in planning.plan("When do the cameras at Northgate switch on?", plain).subqueries)
+
+
+def test_loop_answers_with_the_date_a_later_decision_moved_it_to(index, encoder, resolver, tmp_path):
+    policy = {"id": "policy", "title": "Car Parking Policy 2025", "acl": ["all-staff"],
+              "text": "## Number plate recognition at Northgate\nANPR cameras will go live in the Northgate staff car "
+                      "park on 2 June 2025."}
+    minutes = {"id": "minutes", "title": "Estates Committee Minutes, 14 May 2025", "acl": ["all-staff"],
+               "text": "Decision: the go-live of ANPR in the Northgate staff car park is postponed from 2 June 2025 to "
+                       "Monday 7 July 2025."}
+    add(index, encoder, tmp_path, policy, minutes)
+    runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
+    result = runner.ask("When do the number plate cameras at Northgate actually switch on?", "bob")
+    assert result.short_answer == "Monday 7 July 2025"

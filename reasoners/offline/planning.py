@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from domain.models import Assessment, Plan, Refinement, SubQuery, Understanding
 from domain.text import content_terms, name_spans
 from reasoners.offline.definitions import asked_acronym
@@ -15,6 +17,10 @@ LINK_K = 2
 LIST_K = 4
 SEARCHES_PER_HOP = 2
 GLOSSARY_K = 2
+CHANGE_K = 3
+CHANGE_WORDS = "postponed delayed moved brought forward cancelled decision"
+_CHANGE_ASKED = re.compile(r"\b(?:actually|still|currently|anymore|any\s+more|latest)\b", re.I)
+"""Words asking what holds now, after any change a later document made ('still free?', 'actually switch on')."""
 
 
 def _attribute_terms(question: str, entity_terms: set[str]) -> str:
@@ -37,6 +43,10 @@ def plan(question: str, understanding: Understanding) -> Plan:
     if acronym := asked_acronym(question):  # 'What's MAST?': where documents spell out their acronyms
         subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=f"{acronym[0]} glossary acronyms abbreviations",
                                    mode="keyword", purpose=f"what {acronym[0]} stands for", k=GLOSSARY_K))
+    if _CHANGE_ASKED.search(question):  # 'when do the cameras actually switch on?': a later decision may move it
+        asked = " ".join(t for t in content_terms(question) if not _CHANGE_ASKED.fullmatch(t))
+        subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=f"{asked} {CHANGE_WORDS}", mode="keyword",
+                                   purpose="a later change to what is asked", k=CHANGE_K))
     names = name_spans(question)
     if names:
         subqueries.append(
