@@ -104,6 +104,10 @@ def test_a_job_title_before_a_name_is_not_part_of_it_but_a_rank_or_a_lone_role_i
     assert spans("name", "King George IV met Commander James Bond.") == ["King George IV", "Commander James Bond"]
     assert spans("name", "Ask the Travel Coordinator, or the President of the United States.") == [
         "Travel Coordinator", "President of the United States"]
+    # a qualifier alone is no title; a title with no person's name after it stays a name
+    assert spans("name", "Send it to Head Office Leeds, or ask our Vice President Finance.") == [
+        "Head Office Leeds", "Vice President Finance"]
+    assert spans("name", "Signed by Director General Anna Berg.") == ["Anna Berg"]
 
 
 def test_units_drop_markup_keep_row_and_column_names_and_never_claim_a_heading():

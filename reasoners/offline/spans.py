@@ -102,11 +102,13 @@ _LEADING_WORDS = {"the", "a", "an", "in", "on", "at", "for", "by", "and", "of", 
                   "his", "her", "all", "each", "every", "some", "any", "no", "not", "ask", "see", "use", "call",
                   "after", "before", "during", "since", "until", "between"}
 _ROLES = {"striker", "forward", "defender", "midfielder", "goalkeeper", "quarterback", "pitcher", "coach", "manager",
-          "general", "head", "vice", "president", "senator", "governor", "chairman", "chairwoman", "ceo", "founder",
-          "actor", "actress", "singer", "guitarist", "drummer", "bassist", "producer", "director", "writer",
-          "author", "cartoonist", "journalist", "novelist", "poet", "composer", "rapper", "comedian", "architect"}
+          "president", "senator", "governor", "chairman", "chairwoman", "ceo", "founder", "actor", "actress", "singer",
+          "guitarist", "drummer", "bassist", "producer", "director", "writer", "author", "cartoonist", "journalist",
+          "novelist", "poet", "composer", "rapper", "comedian", "architect"}
 """Job titles written before a person's name ('Vice President Adlai E. Stevenson'), which are not part of it; ranks
 and titles of nobility are ('Commander James Bond', 'King George IV')."""
+_QUALIFIERS = {"general", "head", "vice", "deputy", "assistant", "chief", "executive", "managing", "former"}
+"""Words that qualify a job title ('General Manager'), and alone are none ('Head Office')."""
 _NOT_NAMES = {"i", "we", "you", "he", "she", "they", "it", "yes", "no", "ok", "note", "notes", "see", "also", "tip",
               "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "questions", "rules",
               "problems", "owner", "updated", "maintained", "effective", "contact"}
@@ -139,8 +141,8 @@ def _names(text: str) -> Iterator[tuple[int, int]]:
         while words and words[0].lower() in _LEADING_WORDS and not _acronym(words[0]):
             start = text.index(words[1], start + len(words[0])) if len(words) > 1 else end
             words.pop(0)
-        while len(words) > 2 and words[0].lower() in _ROLES and words[1][:1].isupper():
-            start = text.index(words[1], start + len(words[0]))  # 'Striker Samuel Eto'o' is Samuel Eto'o
+        for _ in range(_titled(words)):  # 'Striker Samuel Eto'o' is Samuel Eto'o
+            start = text.index(words[1], start + len(words[0]))
             words.pop(0)
         while words and words[-1].lower() in _LEADING_WORDS | {"'s"} and not _acronym(words[-1]):
             words.pop()
@@ -156,6 +158,19 @@ def _names(text: str) -> Iterator[tuple[int, int]]:
         if len(words) == 1 and opens and not _looks_like_a_name(span):
             continue
         yield start, end
+
+
+def _titled(words: list[str]) -> int:
+    """How many of a name's first words are a job title before a person's name of two or more words, else 0."""
+    titled = 0
+    for k, word in enumerate(words[:-2]):
+        if word.lower() not in _ROLES | _QUALIFIERS:
+            break
+        if word.lower() in _ROLES and words[k + 1][:1].isupper():
+            titled = k + 1
+    while 0 < titled < len(words) - 2 and words[titled].lower() in _QUALIFIERS:  # 'Director General Anna Berg'
+        titled += 1
+    return titled
 
 
 def _acronym(word: str) -> bool:
