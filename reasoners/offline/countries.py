@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 
 _COUNTRIES = {
-    "united states": "american usa u.s. us",
-    "united kingdom": "british britain uk u.k.", "england": "english", "scotland": "scottish", "wales": "welsh",
+    "united states": "american",
+    "united kingdom": "british", "england": "english", "scotland": "scottish", "wales": "welsh",
     "northern ireland": "",
-    "ireland": "irish", "france": "french", "germany": "german", "netherlands": "dutch holland",
+    "ireland": "irish", "france": "french", "germany": "german", "netherlands": "dutch",
     "belgium": "belgian", "spain": "spanish", "portugal": "portuguese", "italy": "italian", "greece": "greek",
     "switzerland": "swiss", "austria": "austrian", "sweden": "swedish", "norway": "norwegian", "denmark": "danish",
-    "finland": "finnish", "iceland": "icelandic", "poland": "polish", "czech republic": "czech czechoslovak",
+    "finland": "finnish", "iceland": "icelandic", "poland": "polish", "czech republic": "czech",
     "slovakia": "slovak", "hungary": "hungarian", "romania": "romanian", "bulgaria": "bulgarian",
     "serbia": "serbian", "croatia": "croatian", "slovenia": "slovenian", "bosnia": "bosnian", "albania": "albanian",
     "russia": "russian soviet", "ukraine": "ukrainian", "belarus": "belarusian", "lithuania": "lithuanian",
@@ -23,7 +23,7 @@ _COUNTRIES = {
     "egypt": "egyptian", "morocco": "moroccan", "algeria": "algerian", "tunisia": "tunisian", "nigeria": "nigerian",
     "kenya": "kenyan", "ethiopia": "ethiopian", "ghana": "ghanaian", "south africa": "", "iran": "iranian persian",
     "iraq": "iraqi", "syria": "syrian", "lebanon": "lebanese", "saudi arabia": "saudi", "pakistan": "pakistani",
-    "india": "indian", "bangladesh": "bangladeshi", "nepal": "nepalese nepali", "china": "chinese",
+    "india": "indian", "bangladesh": "bangladeshi", "nepal": "nepalese", "china": "chinese",
     "japan": "japanese", "south korea": "korean", "vietnam": "vietnamese", "thailand": "thai",
     "philippines": "filipino", "indonesia": "indonesian", "malaysia": "malaysian", "singapore": "singaporean",
     "australia": "australian", "new zealand": "", "canada": "canadian", "mexico": "mexican", "cuba": "cuban",
@@ -31,7 +31,14 @@ _COUNTRIES = {
     "peru": "peruvian", "venezuela": "venezuelan", "jamaica": "jamaican", "mauritius": "mauritian",
     "taiwan": "taiwanese", "mongolia": "mongolian",
 }
-_NAMES = {word: country for country, words in _COUNTRIES.items() for word in [country, *words.split()]}
+"""Each country and the words for its people ('Italian'), one name per country."""
+_OTHER_NAMES = {"united states": "usa u.s. us", "united kingdom": "britain uk u.k.", "netherlands": "holland",
+                "czech republic": "czechoslovak", "nepal": "nepali"}
+"""Other words that name a country here, and are not counted among the words for its people elsewhere."""
+NATIONALITIES = frozenset(word for words in _COUNTRIES.values() for word in words.split())
+"""The words for the people of a country ('Italian', 'British'): `name_roles.DEMONYMS` adds regions' ('European')."""
+_NAMES = {word: country for country, words in _COUNTRIES.items()
+          for word in [country, *words.split(), *_OTHER_NAMES.get(country, "").split()]}
 _COUNTRY = re.compile(r"(?<![\w.])(?<!New )(?<!New South )(" +
                       "|".join(re.escape(n) for n in sorted(_NAMES, key=len, reverse=True)) + r")(?![\w])", re.I)
 """A country or nationality word; 'Wales' of 'New South Wales' and 'England' of 'New England' are states."""

@@ -11,20 +11,15 @@ import re
 from functools import lru_cache
 
 from domain.text import stem, stems
+from reasoners.offline.countries import NATIONALITIES
 from retrieval.titles import base_title
 
 _BEFORE_WH = re.compile(r"\b([a-z]{3,})\s+(by|in|at|from|for|with|on|into|under|as)\s+(?:which|what|whom|whose)\b",
                         re.I)
 _WH_VERB = re.compile(r"^\s*(?:which|what|who)\s+(?:[a-z]+\s+){0,2}?([a-z]{3,}(?:ed|s))\b", re.I)
 _AFTER_BY = re.compile(r"\bby\s+$")
-DEMONYMS = frozenset("""american british english scottish welsh irish french german dutch belgian spanish portuguese
-italian greek swiss austrian swedish norwegian danish finnish icelandic polish czech slovak hungarian romanian
-bulgarian serbian croatian slovenian bosnian albanian russian ukrainian belarusian lithuanian latvian estonian
-georgian armenian turkish israeli arab arabic egyptian moroccan algerian tunisian nigerian kenyan ethiopian ghanaian
-african iranian persian iraqi syrian lebanese saudi pakistani indian bangladeshi nepalese chinese japanese korean
-vietnamese thai filipino indonesian malaysian singaporean australian canadian mexican cuban brazilian argentine
-argentinian chilean colombian peruvian venezuelan jamaican soviet european asian latin hispanic scandinavian
-mauritian taiwanese mongolian tibetan catalan basque flemish""".split())
+DEMONYMS = NATIONALITIES | frozenset("""african arab arabic asian basque catalan european flemish georgian hispanic
+latin scandinavian tibetan""".split())
 """Words for where people or things are from ('British', 'South Korean'): an answer only to a question about
 nationality, origin or language, never a person, a place or a thing asked for."""
 _QUALIFIERS = frozenset("south north east west anglo new".split())
