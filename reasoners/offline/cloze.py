@@ -10,6 +10,7 @@ the gap. Longer contexts are tried first. Only a common noun phrase fills it: na
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from retrieval.query_terms import STOPWORDS
 
@@ -28,21 +29,29 @@ def fills(question: str, text: str) -> list[tuple[int, int]]:
     A question asking a kind of a noun ('wrote what type of literature?') is filled by the word the passage puts
     before that noun ('devotional literature').
     """
-    if kind := _KIND_OF.search(question):
-        before = re.compile(rf"\b([a-z][\w-]+)\s+{re.escape(kind.group(1))}\b", re.I)
-        asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
-        return [m.span(1) for m in before.finditer(text) if m.group(1)[:1].islower() and
-                m.group(1) not in STOPWORDS and m.group(1) not in asked]
-    match = _ENDS_ON_WHAT.match(question.strip())
-    if not match:
-        return []
-    words = re.findall(r"[\w'’-]+", match.group(1))
-    for size in range(min(_CONTEXT_WORDS, len(words)), 0, -1):
-        context = words[-size:]
-        if all(w.lower() in STOPWORDS for w in context) or size == 1 and not context[0][:1].isupper():
-            continue
-        pattern = re.compile(r"(?<![\w'’-])" + r"\s+".join(re.escape(w) for w in context) + _FILL, re.I)
-        found = [m.span(1) for m in pattern.finditer(text) if m.group(1)[:1].islower()]
+    patterns, never = _gaps(question)
+    for pattern in patterns:
+        found = [m.span(1) for m in pattern.finditer(text) if m.group(1)[:1].islower() and m.group(1) not in never]
         if found:
             return found
     return []
+
+
+@lru_cache(maxsize=256)
+def _gaps(question: str) -> tuple[tuple[re.Pattern[str], ...], frozenset[str]]:
+    """The patterns whose first group fills the question's gap, in the order to try, and words that never fill it.
+
+    Read once per question: every unit of the evidence asks again.
+    """
+    if kind := _KIND_OF.search(question):
+        asked = frozenset(w.lower() for w in re.findall(r"[\w'’-]+", question))
+        return (re.compile(rf"\b([a-z][\w-]+)\s+{re.escape(kind.group(1))}\b", re.I),), STOPWORDS | asked
+    match = _ENDS_ON_WHAT.match(question.strip())
+    if not match:
+        return (), frozenset()
+    words = re.findall(r"[\w'’-]+", match.group(1))
+    contexts = [words[-size:] for size in range(min(_CONTEXT_WORDS, len(words)), 0, -1)]
+    return tuple(re.compile(r"(?<![\w'’-])" + r"\s+".join(re.escape(w) for w in context) + _FILL, re.I)
+                 for context in contexts
+                 if not (all(w.lower() in STOPWORDS for w in context) or
+                         len(context) == 1 and not context[0][:1].isupper())), frozenset()
