@@ -19,14 +19,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from cli.workspace import Workspace  # noqa: E402
-from domain.models import Understanding  # noqa: E402
-from reasoners.offline.answerability import features, load_model  # noqa: E402
-from reasoners.offline.extractive import asked, best_chains, evidence_units  # noqa: E402
-from reasoners.offline.reading import term_weights  # noqa: E402
-from reasoners.offline.similarity import EncoderSimilarity  # noqa: E402
-from retrieval.config import DEMO_ROOT  # noqa: E402
-from retrieval.embeddings import build_embeddings  # noqa: E402
+from boundloop.cli.workspace import Workspace  # noqa: E402
+from boundloop.domain.models import Understanding  # noqa: E402
+from boundloop.reasoners.offline.answerability import features, load_model  # noqa: E402
+from boundloop.reasoners.offline.extractive import asked, best_chains, evidence_units  # noqa: E402
+from boundloop.reasoners.offline.reading import term_weights  # noqa: E402
+from boundloop.reasoners.offline.similarity import EncoderSimilarity  # noqa: E402
+from boundloop.retrieval.config import DEMO_ROOT  # noqa: E402
+from boundloop.retrieval.embeddings import build_embeddings  # noqa: E402
 
 
 def main() -> int:

@@ -29,15 +29,15 @@ from bench_data import DATA, distinct_passages, hotpot_rows
 from bench_postgres import postgres_server, postgres_settings
 from bench_retrieval import GROUPS, USER_GROUPS, _draw_acl, passage_vectors
 
-from policies.entitlements import AccessFilter
-from retrieval.backend import DocumentWrite, IndexBackend, WriteBatch
-from retrieval.documents import Chunk, Document
-from retrieval.postgres import PostgresIndex, dense
-from retrieval.postgres.dense import DensePlan, DenseTuning
-from retrieval.postgres.session import entitled_transaction, set_local
-from retrieval.postgres.settings import PgSettings
-from retrieval.search import SearchMode, hybrid_search
-from retrieval.sqlite_index import SqliteIndex
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.retrieval.backend import DocumentWrite, IndexBackend, WriteBatch
+from boundloop.retrieval.documents import Chunk, Document
+from boundloop.retrieval.postgres import PostgresIndex, dense
+from boundloop.retrieval.postgres.dense import DensePlan, DenseTuning
+from boundloop.retrieval.postgres.session import entitled_transaction, set_local
+from boundloop.retrieval.postgres.settings import PgSettings
+from boundloop.retrieval.search import SearchMode, hybrid_search
+from boundloop.retrieval.sqlite_index import SqliteIndex
 
 SELECTIVE = frozenset({"legal"})  # about 10% of the chunks
 MODES: tuple[SearchMode, ...] = ("keyword", "vector", "hybrid")
@@ -228,7 +228,7 @@ def _child(fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, workdir: Path, admin_url: str) -> dict[str, Any]:
-    from retrieval.embeddings import build_embeddings
+    from boundloop.retrieval.embeddings import build_embeddings
 
     encoder = build_embeddings()
     passages = distinct_passages(args.data)

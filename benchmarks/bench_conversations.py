@@ -25,13 +25,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from cli.workspace import Workspace  # noqa: E402
-from domain.conversation import Turn  # noqa: E402
-from evals.conversations import ConversationEval, Outcome, load_conversations  # noqa: E402
-from graph.runner import LoopRunner  # noqa: E402
-from policies.budget import BudgetLimits, CallBudget  # noqa: E402
-from reasoners.offline import OfflineReasoner  # noqa: E402
-from runstore.sqlite import SqliteRunStore  # noqa: E402
+from boundloop.cli.workspace import Workspace  # noqa: E402
+from boundloop.domain.conversation import Turn  # noqa: E402
+from boundloop.evals.conversations import ConversationEval, Outcome, load_conversations  # noqa: E402
+from boundloop.graph.runner import LoopRunner  # noqa: E402
+from boundloop.policies.budget import BudgetLimits, CallBudget  # noqa: E402
+from boundloop.reasoners.offline import OfflineReasoner  # noqa: E402
+from boundloop.runstore.sqlite import SqliteRunStore  # noqa: E402
 
 
 def _median_ms(samples: list[float]) -> float:

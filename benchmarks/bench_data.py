@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from retrieval.chunking import chunk_document
-from retrieval.documents import Document
+from boundloop.retrieval.chunking import chunk_document
+from boundloop.retrieval.documents import Document
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 

@@ -24,12 +24,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from cli.workspace import Workspace  # noqa: E402
-from policies import instructions  # noqa: E402
-from retrieval.chunking import chunk_document, chunk_sentences  # noqa: E402
-from retrieval.config import DEMO_ROOT  # noqa: E402
-from retrieval.documents import Document  # noqa: E402
-from retrieval.loaders import load_path  # noqa: E402
+from boundloop.cli.workspace import Workspace  # noqa: E402
+from boundloop.policies import instructions  # noqa: E402
+from boundloop.retrieval.chunking import chunk_document, chunk_sentences  # noqa: E402
+from boundloop.retrieval.config import DEMO_ROOT  # noqa: E402
+from boundloop.retrieval.documents import Document  # noqa: E402
+from boundloop.retrieval.loaders import load_path  # noqa: E402
 
 
 def _demo_sentences() -> list[str]:

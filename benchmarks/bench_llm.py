@@ -33,17 +33,17 @@ sys.path.insert(0, str(ROOT))  # the scripted endpoint and the small test corpus
 
 from langchain_core.messages import HumanMessage  # noqa: E402
 
-from graph.runner import LoopRunner  # noqa: E402
-from policies.budget import BudgetLimits, CallBudget  # noqa: E402
-from policies.entitlements import Directory, EntitlementResolver  # noqa: E402
-from reasoners.factory import build_reasoner  # noqa: E402
-from reasoners.llm import LLMSettings, build_chat_model  # noqa: E402
-from reasoners.llm.deadline import run_within  # noqa: E402
-from reasoners.llm.schemas import QuestionUnderstanding  # noqa: E402
-from reasoners.offline import OfflineReasoner  # noqa: E402
-from retrieval.ingest import ingest  # noqa: E402
-from retrieval.loaders import load_jsonl  # noqa: E402
-from retrieval.sqlite_index import SqliteIndex  # noqa: E402
+from boundloop.graph.runner import LoopRunner  # noqa: E402
+from boundloop.policies.budget import BudgetLimits, CallBudget  # noqa: E402
+from boundloop.policies.entitlements import Directory, EntitlementResolver  # noqa: E402
+from boundloop.reasoners.factory import build_reasoner  # noqa: E402
+from boundloop.reasoners.llm import LLMSettings, build_chat_model  # noqa: E402
+from boundloop.reasoners.llm.deadline import run_within  # noqa: E402
+from boundloop.reasoners.llm.schemas import QuestionUnderstanding  # noqa: E402
+from boundloop.reasoners.offline import OfflineReasoner  # noqa: E402
+from boundloop.retrieval.ingest import ingest  # noqa: E402
+from boundloop.retrieval.loaders import load_jsonl  # noqa: E402
+from boundloop.retrieval.sqlite_index import SqliteIndex  # noqa: E402
 from tests.conftest import DOCS, USERS, HashEncoder  # noqa: E402
 
 QUESTION = "Who approves expense claims above EUR 5,000?"

@@ -20,10 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from cli.workspace import Workspace  # noqa: E402
-from graph.runner import LoopRunner  # noqa: E402
-from retrieval.config import DEMO_ROOT  # noqa: E402
-from runstore.sqlite import SqliteRunStore  # noqa: E402
+from boundloop.cli.workspace import Workspace  # noqa: E402
+from boundloop.graph.runner import LoopRunner  # noqa: E402
+from boundloop.retrieval.config import DEMO_ROOT  # noqa: E402
+from boundloop.runstore.sqlite import SqliteRunStore  # noqa: E402
 
 
 def questions() -> list[dict]:
@@ -56,7 +56,7 @@ def cold_start(repeats: int) -> float:
     times = []
     for _ in range(repeats):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "cli.main", "ask", "Who is the Head of Finance?", "--user", "bob",
+        subprocess.run([sys.executable, "-m", "boundloop", "ask", "Who is the Head of Finance?", "--user", "bob",
                         "--json"], check=True, capture_output=True, cwd=Path(__file__).resolve().parent.parent)
         times.append((time.perf_counter() - started) * 1000)
     return statistics.median(times)

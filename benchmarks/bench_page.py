@@ -27,8 +27,8 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from retrieval.config import DEMO_ROOT  # noqa: E402
-from service.web import STATIC  # noqa: E402
+from boundloop.retrieval.config import DEMO_ROOT  # noqa: E402
+from boundloop.service.web import STATIC  # noqa: E402
 from tests.web.actions import sign_in  # noqa: E402
 from tests.web.browser import browser_session  # noqa: E402
 from tests.web.demo_service import demo_service  # noqa: E402

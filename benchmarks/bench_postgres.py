@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from retrieval.postgres.roles import provision_roles
-from retrieval.postgres.settings import PgSettings
+from boundloop.retrieval.postgres.roles import provision_roles
+from boundloop.retrieval.postgres.settings import PgSettings
 
 
 @contextmanager

@@ -28,14 +28,14 @@ import numpy as np
 from bench_data import DATA, distinct_passages, hotpot_rows, ingest_documents, pooled_hotpot
 from retrieval_report import render
 
-from policies.entitlements import AccessFilter
-from retrieval.backend import DocumentWrite, Encoder, WriteBatch
-from retrieval.chunking import chunk_document
-from retrieval.documents import Chunk, Document
-from retrieval.embeddings import build_embeddings
-from retrieval.ingest import EMBED_STEP, ingest
-from retrieval.search import SearchMode, hybrid_search
-from retrieval.sqlite_index import SqliteIndex
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.retrieval.backend import DocumentWrite, Encoder, WriteBatch
+from boundloop.retrieval.chunking import chunk_document
+from boundloop.retrieval.documents import Chunk, Document
+from boundloop.retrieval.embeddings import build_embeddings
+from boundloop.retrieval.ingest import EMBED_STEP, ingest
+from boundloop.retrieval.search import SearchMode, hybrid_search
+from boundloop.retrieval.sqlite_index import SqliteIndex
 
 GROUPS = ["all-staff", "engineering", "finance", "hr", "legal", "sales", "support", "research", "exec", "ops"]
 USER_GROUPS = frozenset({"all-staff", "engineering", "finance"})

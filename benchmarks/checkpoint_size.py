@@ -24,12 +24,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from cli.workspace import Workspace  # noqa: E402
-from graph.runner import LoopRunner  # noqa: E402
-from policies.budget import BudgetLimits  # noqa: E402
-from reasoners.factory import build_reasoner  # noqa: E402
-from retrieval.config import DEMO_ROOT  # noqa: E402
-from runstore.store import RunStore  # noqa: E402
+from boundloop.cli.workspace import Workspace  # noqa: E402
+from boundloop.graph.runner import LoopRunner  # noqa: E402
+from boundloop.policies.budget import BudgetLimits  # noqa: E402
+from boundloop.reasoners.factory import build_reasoner  # noqa: E402
+from boundloop.retrieval.config import DEMO_ROOT  # noqa: E402
+from boundloop.runstore.store import RunStore  # noqa: E402
 
 SQLITE_SIZES = {
     "checkpoints": "SELECT coalesce(sum(length(checkpoint) + length(metadata)), 0) FROM checkpoints WHERE thread_id=?",
@@ -63,7 +63,7 @@ def summary(per_run: list[dict[str, int]], parts: list[str]) -> dict:
 
 
 def measure_sqlite(rounds: int) -> dict:
-    from runstore.sqlite import SqliteRunStore
+    from boundloop.runstore.sqlite import SqliteRunStore
 
     def compacted(path: Path) -> int:
         """The file's size with the WAL folded in and free pages dropped."""
@@ -102,7 +102,7 @@ def postgres_url(given: str | None) -> Iterator[str]:
 def measure_postgres(rounds: int, url: str) -> dict:
     import psycopg
 
-    from runstore.postgres import PostgresRunStore
+    from boundloop.runstore.postgres import PostgresRunStore
 
     store = PostgresRunStore(url)
     run_ids = ask_all(store, rounds)

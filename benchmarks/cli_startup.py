@@ -15,9 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = {
     "python -c pass": [sys.executable, "-c", "pass"],
-    "boundloop --help": [sys.executable, "-m", "cli.main", "--help"],
-    "boundloop --version": [sys.executable, "-m", "cli.main", "--version"],
-    "boundloop ask --help": [sys.executable, "-m", "cli.main", "ask", "--help"],
+    "boundloop --help": [sys.executable, "-m", "boundloop", "--help"],
+    "boundloop --version": [sys.executable, "-m", "boundloop", "--version"],
+    "boundloop ask --help": [sys.executable, "-m", "boundloop", "ask", "--help"],
 }
 
 

@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import retrieval.embeddings as embeddings  # noqa: E402
-from evals.datasets import load_dataset  # noqa: E402
-from retrieval.ingest import EMBED_STEP  # noqa: E402
+import boundloop.retrieval.embeddings as embeddings  # noqa: E402
+from boundloop.evals.datasets import load_dataset  # noqa: E402
+from boundloop.retrieval.ingest import EMBED_STEP  # noqa: E402
 
 
 def main() -> None:

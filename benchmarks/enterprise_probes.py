@@ -27,10 +27,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from cli.workspace import Workspace  # noqa: E402
-from retrieval.ingest import ingest  # noqa: E402
-from retrieval.loaders import load_folder  # noqa: E402
-from retrieval.sqlite_index import SqliteIndex  # noqa: E402
+from boundloop.cli.workspace import Workspace  # noqa: E402
+from boundloop.retrieval.ingest import ingest  # noqa: E402
+from boundloop.retrieval.loaders import load_folder  # noqa: E402
+from boundloop.retrieval.sqlite_index import SqliteIndex  # noqa: E402
 
 PROBES = Path(__file__).resolve().parent.parent / "evals" / "probes"
 

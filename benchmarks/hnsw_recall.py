@@ -28,7 +28,7 @@ from bench_backends import SELECTIVE, copy_vector
 from bench_data import DATA, distinct_passages, hotpot_rows
 from bench_retrieval import USER_GROUPS, _draw_acl, passage_vectors
 
-from retrieval.postgres.vectors import register_vector
+from boundloop.retrieval.postgres.vectors import register_vector
 
 CANDIDATES = 50
 
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import pgserver
 
-    from retrieval.embeddings import build_embeddings
+    from boundloop.retrieval.embeddings import build_embeddings
 
     encoder = build_embeddings()
     vectors, _ = passage_vectors(encoder, distinct_passages(args.data), Path("bench-results/cache"))

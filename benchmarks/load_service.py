@@ -43,8 +43,8 @@ def _key(user: str) -> str:
 
 def _prepare(folder: Path) -> tuple[Path, Path]:
     """A private copy of the demo index, and the demo directory with one API key (digest only) per user."""
-    from retrieval.config import DEMO_ROOT, Locations, demo_index_dir, open_index
-    from retrieval.embeddings import build_embeddings
+    from boundloop.retrieval.config import DEMO_ROOT, Locations, demo_index_dir, open_index
+    from boundloop.retrieval.embeddings import build_embeddings
 
     open_index(Locations(str(demo_index_dir()), DEMO_ROOT / "directory.yaml", True), build_embeddings()).close()
     index = folder / "index"
@@ -90,7 +90,7 @@ def _serve(index: Path, directory: Path, checkpoint_url: str | None, log: Path) 
                BOUNDLOOP_RATE_PER_KEY="off", BOUNDLOOP_RATE_PER_ADDRESS="off")  # a throughput test from one address
     if checkpoint_url:
         env["BOUNDLOOP_CHECKPOINT_URL"] = checkpoint_url
-    cmd = [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2",
+    cmd = [sys.executable, "-m", "boundloop", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2",
            "--log-level", "warning"]
     with log.open("w") as out:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)

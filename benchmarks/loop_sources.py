@@ -20,16 +20,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from evals.datasets import load_dataset  # noqa: E402
-from evals.index_cache import cached_index  # noqa: E402
-from graph.runner import LoopRunner  # noqa: E402
-from policies.budget import BudgetLimits  # noqa: E402
-from policies.entitlements import AccessFilter, Directory, EntitlementResolver  # noqa: E402
-from reasoners.offline import OfflineReasoner  # noqa: E402
-from retrieval.documents import Document  # noqa: E402
-from retrieval.embeddings import build_embeddings  # noqa: E402
-from retrieval.search import hybrid_search  # noqa: E402
-from runstore.sqlite import SqliteRunStore  # noqa: E402
+from boundloop.evals.datasets import load_dataset  # noqa: E402
+from boundloop.evals.index_cache import cached_index  # noqa: E402
+from boundloop.graph.runner import LoopRunner  # noqa: E402
+from boundloop.policies.budget import BudgetLimits  # noqa: E402
+from boundloop.policies.entitlements import AccessFilter, Directory, EntitlementResolver  # noqa: E402
+from boundloop.reasoners.offline import OfflineReasoner  # noqa: E402
+from boundloop.retrieval.documents import Document  # noqa: E402
+from boundloop.retrieval.embeddings import build_embeddings  # noqa: E402
+from boundloop.retrieval.search import hybrid_search  # noqa: E402
+from boundloop.runstore.sqlite import SqliteRunStore  # noqa: E402
 
 
 def main() -> None:

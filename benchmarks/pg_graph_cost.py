@@ -25,7 +25,7 @@ from bench_backends import copy_vector
 from bench_data import DATA, distinct_passages
 from bench_retrieval import passage_vectors
 
-from retrieval.postgres.vectors import register_vector
+from boundloop.retrieval.postgres.vectors import register_vector
 
 GRAPH = "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"  # as bulk.py below 500k
 
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import pgserver
 
-    from retrieval.embeddings import build_embeddings
+    from boundloop.retrieval.embeddings import build_embeddings
 
     passages = distinct_passages(args.data)
     vectors, _ = passage_vectors(build_embeddings(), passages, Path("bench-results/cache"))

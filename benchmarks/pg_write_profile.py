@@ -35,10 +35,10 @@ from bench_data import DATA, distinct_passages
 from bench_postgres import postgres_server, postgres_settings
 from bench_retrieval import passage_vectors
 
-from retrieval.backend import WriteBatch
-from retrieval.postgres import PostgresIndex, writer
-from retrieval.postgres.vectors import register_vector
-from retrieval.sqlite_index import SqliteIndex
+from boundloop.retrieval.backend import WriteBatch
+from boundloop.retrieval.postgres import PostgresIndex, writer
+from boundloop.retrieval.postgres.vectors import register_vector
+from boundloop.retrieval.sqlite_index import SqliteIndex
 
 VARIANTS: dict[str, tuple[str, ...]] = {"shipped": (), "without HNSW": ("chunks_embedding_hnsw",),
                                         "without postings index": ("postings_lexeme",),
@@ -79,7 +79,7 @@ def timed_batch(conn: psycopg.Connection, batch: WriteBatch, encoder: str, drop:
 
 def bulk(size: int, data: Path) -> int:
     """Per statement: one batch of `size` chunks into an empty index, PostgreSQL (rolled back) and embedded."""
-    from retrieval.embeddings import build_embeddings
+    from boundloop.retrieval.embeddings import build_embeddings
 
     encoder = build_embeddings()
     passages = distinct_passages(data)
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.bulk:
         return bulk(args.bulk, args.data)
 
-    from retrieval.embeddings import build_embeddings
+    from boundloop.retrieval.embeddings import build_embeddings
 
     encoder = build_embeddings()
     passages = distinct_passages(args.data)

@@ -26,8 +26,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from retrieval.embeddings import _single_threaded_session  # noqa: E402
-from retrieval.minilm_files import ensure_int8_model  # noqa: E402
+from boundloop.retrieval.embeddings import _single_threaded_session  # noqa: E402
+from boundloop.retrieval.minilm_files import ensure_int8_model  # noqa: E402
 
 SHAPES = ((1, 128), (1, 256), (1, 384), (4, 256))
 """(windows, tokens per window) per question."""

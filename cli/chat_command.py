@@ -13,10 +13,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from cli.result_text import print_result
-from cli.workspace import Workspace, add_location_args
-from domain.result import RunResult
-from policies.errors import BoundloopError, UnknownConversation
+from boundloop.cli.result_text import print_result
+from boundloop.cli.workspace import Workspace, add_location_args
+from boundloop.domain.result import RunResult
+from boundloop.policies.errors import BoundloopError, UnknownConversation
 
 PROMPT = "you> "
 HELP = "/new starts a new conversation, /quit leaves; Ctrl-C cancels a running question"

@@ -7,7 +7,7 @@ import json
 import shlex
 import sys
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 
 def add_db(p: argparse.ArgumentParser) -> None:
@@ -35,8 +35,8 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def run_init(args: argparse.Namespace) -> int:
-    from retrieval.postgres.provision import init_database
-    from retrieval.postgres.settings import is_postgres_url
+    from boundloop.retrieval.postgres.provision import init_database
+    from boundloop.retrieval.postgres.settings import is_postgres_url
 
     if not is_postgres_url(args.admin_url):
         raise BoundloopError("--admin-url must be a postgresql:// URL")

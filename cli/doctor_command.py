@@ -6,13 +6,13 @@ import argparse
 import os
 from pathlib import Path
 
-from policies.errors import BoundloopError
-from retrieval.config import demo_index_dir, is_server_url
-from retrieval.sqlite_check import Finding, check_index_agrees, check_integrity
-from retrieval.sqlite_index import INDEX_FILE
-from retrieval.sqlite_schema import DAMAGED_REMEDY
-from runstore.location import RUNS_FILE, checkpoint_url_from_env, state_dir
-from runstore.sqlite import REMEDY as RUNS_REMEDY
+from boundloop.policies.errors import BoundloopError
+from boundloop.retrieval.config import demo_index_dir, is_server_url
+from boundloop.retrieval.sqlite_check import Finding, check_index_agrees, check_integrity
+from boundloop.retrieval.sqlite_index import INDEX_FILE
+from boundloop.retrieval.sqlite_schema import DAMAGED_REMEDY
+from boundloop.runstore.location import RUNS_FILE, checkpoint_url_from_env, state_dir
+from boundloop.runstore.sqlite import REMEDY as RUNS_REMEDY
 
 
 def add_doctor(p: argparse.ArgumentParser) -> None:
@@ -23,8 +23,8 @@ def add_doctor(p: argparse.ArgumentParser) -> None:
 def _index(index: str) -> list[Finding]:
     if is_server_url(index):
         try:
-            from retrieval.postgres.doctor import check_postgres_index
-            from retrieval.postgres.settings import redact
+            from boundloop.retrieval.postgres.doctor import check_postgres_index
+            from boundloop.retrieval.postgres.settings import redact
         except ImportError:
             return [Finding(False, "index", "the PostgreSQL backend needs: pip install 'boundloop[postgres]'")]
         return check_postgres_index(index, redact(index))
@@ -36,7 +36,7 @@ def _index(index: str) -> list[Finding]:
 def _run_store(index: str) -> list[Finding]:
     url = checkpoint_url_from_env()
     if url:
-        from runstore.postgres import PostgresRunStore
+        from boundloop.runstore.postgres import PostgresRunStore
 
         store = PostgresRunStore(url)
         try:
@@ -50,7 +50,7 @@ def _run_store(index: str) -> list[Finding]:
 
 
 def _encoder() -> list[Finding]:
-    from retrieval.embeddings import build_embeddings
+    from boundloop.retrieval.embeddings import build_embeddings
 
     try:
         encoder = build_embeddings()

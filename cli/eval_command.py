@@ -8,15 +8,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evals.config import DEFAULT_WORKERS, EvalConfig
-from evals.corpus import SETTINGS
-from evals.datasets import DatasetError
-from evals.sources import DATASET_NAMES
-from policies.budget import BudgetLimits
-from policies.errors import BoundloopError
+from boundloop.evals.config import DEFAULT_WORKERS, EvalConfig
+from boundloop.evals.corpus import SETTINGS
+from boundloop.evals.datasets import DatasetError
+from boundloop.evals.sources import DATASET_NAMES
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.errors import BoundloopError
 
 if TYPE_CHECKING:
-    from evals.report_model import EvalReport
+    from boundloop.evals.report_model import EvalReport
 
 
 def add_eval(p: argparse.ArgumentParser) -> None:
@@ -36,9 +36,9 @@ def add_eval(p: argparse.ArgumentParser) -> None:
 
 
 def run_eval_command(args: argparse.Namespace) -> int:
-    from evals.report_files import write_reports
-    from evals.report_json import summary
-    from evals.suite import run_eval
+    from boundloop.evals.report_files import write_reports
+    from boundloop.evals.report_json import summary
+    from boundloop.evals.suite import run_eval
 
     if args.limit is not None and args.limit < 1:
         raise BoundloopError("--limit must be a positive number")
@@ -65,7 +65,7 @@ def run_eval_command(args: argparse.Namespace) -> int:
 
 
 def _print_summary(report: EvalReport) -> None:
-    from evals.report_markdown import table
-    from evals.report_tables import metrics_table
+    from boundloop.evals.report_markdown import table
+    from boundloop.evals.report_tables import metrics_table
 
     print(table(metrics_table(report)))

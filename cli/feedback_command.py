@@ -10,9 +10,9 @@ import argparse
 
 from pydantic import ValidationError
 
-from cli.workspace import Workspace, add_location_args
-from domain.feedback import MAX_COMMENT_CHARS, Rating
-from policies.errors import BoundloopError
+from boundloop.cli.workspace import Workspace, add_location_args
+from boundloop.domain.feedback import MAX_COMMENT_CHARS, Rating
+from boundloop.policies.errors import BoundloopError
 
 
 def add_feedback(p: argparse.ArgumentParser) -> None:
@@ -34,7 +34,7 @@ def run_feedback(args: argparse.Namespace) -> int:
     if store.result(args.run_id) is None:
         raise BoundloopError(f"run {args.run_id} has not finished, so it cannot be rated yet")
     stored = store.record_feedback(args.run_id, rating)
-    from service.langsmith_feedback import LangSmithFeedback
+    from boundloop.service.langsmith_feedback import LangSmithFeedback
 
     sent = LangSmithFeedback().send(args.run_id, stored)
     comment = f": {stored.comment}" if stored.comment else ""

@@ -8,12 +8,12 @@ import os
 import sys
 from pathlib import Path
 
-from retrieval.config import open_backend
-from retrieval.documents import LoadProblem
-from retrieval.embeddings import build_embeddings
-from retrieval.errors import IngestError
-from retrieval.ingest import IngestReport, SyncScope, delete, ingest
-from retrieval.loaders import load_path
+from boundloop.retrieval.config import open_backend
+from boundloop.retrieval.documents import LoadProblem
+from boundloop.retrieval.embeddings import build_embeddings
+from boundloop.retrieval.errors import IngestError
+from boundloop.retrieval.ingest import IngestReport, SyncScope, delete, ingest
+from boundloop.retrieval.loaders import load_path
 
 BAD_LINES_SHOWN = 20  # a refused JSONL file lists this many bad lines, then how many more
 PROBLEMS_SHOWN = 20  # skipped files listed before a count

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 
 def require_text_and_user(command: str, what: str, text: str | None, user: str | None) -> None:

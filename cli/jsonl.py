@@ -11,7 +11,7 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,12 @@ import json
 from datetime import datetime
 from typing import Any
 
-from cli.inputs import require_text_and_user
-from cli.jsonl import run_batch
-from cli.result_text import print_result
-from cli.workspace import Workspace, add_location_args
-from policies.errors import BoundloopError
-from runstore.stats import summarise
+from boundloop.cli.inputs import require_text_and_user
+from boundloop.cli.jsonl import run_batch
+from boundloop.cli.result_text import print_result
+from boundloop.cli.workspace import Workspace, add_location_args
+from boundloop.policies.errors import BoundloopError
+from boundloop.runstore.stats import summarise
 
 
 def add_ask(p: argparse.ArgumentParser) -> None:

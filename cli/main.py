@@ -7,9 +7,9 @@ import importlib
 import os
 import sys
 
-from cli import __version__
-from cli.commands import COMMANDS
-from policies.errors import BoundloopError
+from boundloop import __version__
+from boundloop.cli.commands import COMMANDS
+from boundloop.policies.errors import BoundloopError
 
 SIGPIPE_EXIT = 141  # what a shell reports for a program ended by a closed pipe (128 + SIGPIPE)
 

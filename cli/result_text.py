@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.result import RunResult
+from boundloop.domain.result import RunResult
 
 
 def print_result(result: RunResult, question: str | None = None) -> None:

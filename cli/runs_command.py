@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from retrieval.config import demo_index_dir
-from runstore.location import checkpoint_url_from_env, open_run_store, state_dir
-from runstore.sqlite import SqliteRunStore
+from boundloop.retrieval.config import demo_index_dir
+from boundloop.runstore.location import checkpoint_url_from_env, open_run_store, state_dir
+from boundloop.runstore.sqlite import SqliteRunStore
 
 
 def add_runs(p: argparse.ArgumentParser) -> None:

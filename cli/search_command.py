@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from cli.inputs import require_text_and_user
-from cli.jsonl import run_batch
-from cli.workspace import Workspace, add_location_args
-from policies.errors import BoundloopError
-from retrieval.documents import SearchHit
+from boundloop.cli.inputs import require_text_and_user
+from boundloop.cli.jsonl import run_batch
+from boundloop.cli.workspace import Workspace, add_location_args
+from boundloop.policies.errors import BoundloopError
+from boundloop.retrieval.documents import SearchHit
 
 
 def add_search(p: argparse.ArgumentParser) -> None:

@@ -7,10 +7,10 @@ import os
 import shutil
 import tempfile
 
-from policies.errors import BoundloopError
-from service.master_watch import MASTER_ENV
+from boundloop.policies.errors import BoundloopError
+from boundloop.service.master_watch import MASTER_ENV
 
-APP_FACTORY = "service.app:create_app"
+APP_FACTORY = "boundloop.service.app:create_app"
 DEMO_CONFLICT = ("--demo serves the bundled demo corpus with its own directory: drop --index and --directory "
                  "(and unset BOUNDLOOP_INDEX and BOUNDLOOP_DIRECTORY)")
 
@@ -37,8 +37,8 @@ def run_serve(args: argparse.Namespace) -> int:
     """
     import uvicorn
 
-    from service.settings import ServiceSettings
-    from service.state import open_directory
+    from boundloop.service.settings import ServiceSettings
+    from boundloop.service.state import open_directory
 
     if args.workers < 1:
         raise BoundloopError("--workers must be at least 1")
@@ -53,7 +53,7 @@ def run_serve(args: argparse.Namespace) -> int:
     open_directory(ServiceSettings.from_env())
     if args.access_log:
         os.environ["BOUNDLOOP_ACCESS_LOG"] = args.access_log
-    from service.access_log import format_from_env
+    from boundloop.service.access_log import format_from_env
 
     format_from_env()  # a bad BOUNDLOOP_ACCESS_LOG is a clear error here, not a crash in every worker
     metrics_dir = None

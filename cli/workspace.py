@@ -6,16 +6,16 @@ import argparse
 from dataclasses import dataclass
 from functools import cached_property
 
-from graph.runner import LoopRunner
-from policies.budget import BudgetLimits
-from policies.entitlements import AccessFilter, EntitlementResolver
-from reasoners.factory import build_reasoner
-from retrieval.backend import Encoder, IndexBackend
-from retrieval.config import Locations, load_resolver, open_index, resolve_locations
-from retrieval.embeddings import build_embeddings
-from retrieval.search import EntitledSearcher
-from runstore.location import checkpoint_url_from_env, open_run_store, state_dir
-from runstore.store import RunStore
+from boundloop.graph.runner import LoopRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.entitlements import AccessFilter, EntitlementResolver
+from boundloop.reasoners.factory import build_reasoner
+from boundloop.retrieval.backend import Encoder, IndexBackend
+from boundloop.retrieval.config import Locations, load_resolver, open_index, resolve_locations
+from boundloop.retrieval.embeddings import build_embeddings
+from boundloop.retrieval.search import EntitledSearcher
+from boundloop.runstore.location import checkpoint_url_from_env, open_run_store, state_dir
+from boundloop.runstore.store import RunStore
 
 
 def add_location_args(parser: argparse.ArgumentParser) -> None:

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.models import Status
-from domain.result import RunResult
+from boundloop.domain.models import Status
+from boundloop.domain.result import RunResult
 
 MAX_CONTEXT_TURNS = 50
 """The most recent turns a follow-up is resolved against; older turns stay listed but leave the context."""

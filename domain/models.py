@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from retrieval.search import SearchMode
-from retrieval.titles import join_names, split_names
+from boundloop.retrieval.search import SearchMode
+from boundloop.retrieval.titles import join_names, split_names
 
 QueryClass = Literal["lookup", "multi_hop", "comparison", "aggregation", "out_of_scope"]
 Status = Literal["answered", "abstained", "fallback"]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.models import Citation, Claim, Conflict, FallbackResult, QueryClass, Status
-from domain.usage import StopReason, Usage
+from boundloop.domain.models import Citation, Claim, Conflict, FallbackResult, QueryClass, Status
+from boundloop.domain.usage import StopReason, Usage
 
 
 class RunResult(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from domain.usage import Usage
+from boundloop.domain.usage import Usage
 
 
 class Span(BaseModel):

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from evals.metrics import Scores
+from boundloop.evals.metrics import Scores
 
 METRICS = (
     "answer_em", "answer_f1", "answer_recall", "support_recall", "support_precision", "citation_precision",

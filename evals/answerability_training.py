@@ -1,4 +1,4 @@
-"""Fit the offline reader's answerability model on public dev data: `python3 -m evals.answerability_training`.
+"""Fit the offline reader's answerability model on public dev data: `python3 -m boundloop.evals.answerability_training`.
 
 Writes `reasoners/offline/answerability.json` (weights, standardisation, threshold, and what it was fitted on).
 Everything is read from `../shared/data` (or `--data`), never copied. Examples:
@@ -34,24 +34,24 @@ from pathlib import Path
 
 import numpy as np
 
-from domain.models import Understanding
-from evals.answers import contains, normalise
-from evals.corpus import EvalCorpus, asking_user
-from evals.datasets import load_dataset
-from evals.datasets.model import EvalDataset, EvalQuestion
-from evals.demo_questions import load as load_demo
-from evals.index_cache import cached_index
-from evals.systems import SystemRunner
-from policies.budget import BudgetLimits
-from reasoners.offline import OfflineReasoner
-from reasoners.offline.answer_types import expected_answer
-from reasoners.offline.answerability import FEATURES, MODEL_FILE, features
-from reasoners.offline.chains import chains
-from reasoners.offline.extractive import evidence_units
-from reasoners.offline.reading import read, term_weights
-from reasoners.offline.render import render
-from reasoners.offline.similarity import EncoderSimilarity
-from retrieval.embeddings import build_embeddings
+from boundloop.domain.models import Understanding
+from boundloop.evals.answers import contains, normalise
+from boundloop.evals.corpus import EvalCorpus, asking_user
+from boundloop.evals.datasets import load_dataset
+from boundloop.evals.datasets.model import EvalDataset, EvalQuestion
+from boundloop.evals.demo_questions import load as load_demo
+from boundloop.evals.index_cache import cached_index
+from boundloop.evals.systems import SystemRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.reasoners.offline.answer_types import expected_answer
+from boundloop.reasoners.offline.answerability import FEATURES, MODEL_FILE, features
+from boundloop.reasoners.offline.chains import chains
+from boundloop.reasoners.offline.extractive import evidence_units
+from boundloop.reasoners.offline.reading import read, term_weights
+from boundloop.reasoners.offline.render import render
+from boundloop.reasoners.offline.similarity import EncoderSimilarity
+from boundloop.retrieval.embeddings import build_embeddings
 
 SQUAD_REPORTED = 300
 SELFAWARE = 300
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         "weights": w.round(6).tolist(), "bias": round(float(b), 6), "threshold": round(threshold, 2),
         "cross_validated_balanced_accuracy": round(accuracy[best], 4), "demo_accuracy": round(on_demo[best], 4),
         "demo_questions_read": len(demo), "examples": by_source,
-        "fitted_by": "python3 -m evals.answerability_training",
+        "fitted_by": "python3 -m boundloop.evals.answerability_training",
     }, indent=1) + "\n")
     print(f"wrote {args.out}: {len(examples)} examples, threshold {threshold:.2f}, cross-validated balanced "
           f"accuracy {accuracy[best]:.3f}, demo accuracy {on_demo[best]:.3f} over {len(demo)} questions read")

@@ -8,11 +8,11 @@
 
 from __future__ import annotations
 
-from domain.models import Assessment, Evidence, Plan, Refinement, SubQuery, Understanding
-from graph.reasoner import StepResult
-from policies.budget import CallBudget
-from reasoners.offline import OfflineReasoner
-from reasoners.offline.planning import FIRST_HOP_K
+from boundloop.domain.models import Assessment, Evidence, Plan, Refinement, SubQuery, Understanding
+from boundloop.graph.reasoner import StepResult
+from boundloop.policies.budget import CallBudget
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.reasoners.offline.planning import FIRST_HOP_K
 
 ONE_HOP_K = 10
 """Passages the one-hop baseline retrieves: a common RAG top-k, near the loop's typical evidence size."""

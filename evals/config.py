@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evals.corpus import Setting
-from evals.systems import SYSTEMS, SystemName
-from policies.budget import BudgetLimits
+from boundloop.evals.corpus import Setting
+from boundloop.evals.systems import SYSTEMS, SystemName
+from boundloop.policies.budget import BudgetLimits
 
 DEFAULT_WORKERS = 2
 """Questions in flight at once: the machines this runs on have two cores."""

@@ -15,13 +15,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from domain.result import RunResult
-from evals.demo_questions import load as load_demo
-from evals.leaks import AccessView, LeakDetector
-from evals.records import RunRecord
-from evals.systems import record_of
-from graph.runner import LoopRunner
-from retrieval.config import DEMO_ROOT
+from boundloop.domain.result import RunResult
+from boundloop.evals.demo_questions import load as load_demo
+from boundloop.evals.leaks import AccessView, LeakDetector
+from boundloop.evals.records import RunRecord
+from boundloop.evals.systems import record_of
+from boundloop.graph.runner import LoopRunner
+from boundloop.retrieval.config import DEMO_ROOT
 
 CONVERSATIONS = DEMO_ROOT / "conversations.jsonl"
 KINDS = ("ellipsis", "pronoun", "topic_switch", "forbidden")

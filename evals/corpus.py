@@ -13,11 +13,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
-from evals.datasets import EvalDataset, EvalQuestion
-from evals.leaks import AccessView
-from policies.entitlements import Directory, EntitlementResolver
-from policies.errors import BoundloopError
-from retrieval.documents import Document
+from boundloop.evals.datasets import EvalDataset, EvalQuestion
+from boundloop.evals.leaks import AccessView
+from boundloop.policies.entitlements import Directory, EntitlementResolver
+from boundloop.policies.errors import BoundloopError
+from boundloop.retrieval.documents import Document
 
 Setting = Literal["pooled", "distractor"]
 SETTINGS: tuple[Setting, ...] = ("pooled", "distractor")

@@ -10,12 +10,12 @@ from __future__ import annotations
 from itertools import islice
 from pathlib import Path
 
-from evals.datasets import DatasetError, EvalDataset, EvalPassage, EvalQuestion
-from evals.datasets.readers import read_json_rows, require_folder
-from evals.datasets.row import Row
-from policies.entitlements import Directory
-from retrieval.documents import LoadProblem
-from retrieval.loaders import load_folder
+from boundloop.evals.datasets import DatasetError, EvalDataset, EvalPassage, EvalQuestion
+from boundloop.evals.datasets.readers import read_json_rows, require_folder
+from boundloop.evals.datasets.row import Row
+from boundloop.policies.entitlements import Directory
+from boundloop.retrieval.documents import LoadProblem
+from boundloop.retrieval.loaders import load_folder
 
 NAME = "demo"
 QUESTIONS, CORPUS, DIRECTORY = "questions.jsonl", "corpus", "directory.yaml"

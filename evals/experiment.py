@@ -17,9 +17,9 @@ from langsmith import Client, evaluate
 from langsmith.evaluation import EvaluationResult, EvaluationResults
 from langsmith.schemas import Example, Run
 
-from evals.aggregate import aggregate
-from evals.metrics import SCORE_KEYS, Scores, ScoringContext, score_run
-from evals.records import Gold, RunRecord
+from boundloop.evals.aggregate import aggregate
+from boundloop.evals.metrics import SCORE_KEYS, Scores, ScoringContext, score_run
+from boundloop.evals.records import Gold, RunRecord
 
 NOTES_KEY = "budget_violation"
 """The feedback key whose comment carries the run's notes (leaks and budget problems)."""

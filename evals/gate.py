@@ -1,8 +1,8 @@
 """The CI regression gate: small evals of the loop whose metrics must stay within committed bounds.
 
-`python3 -m evals.gate` runs every eval of `evals/thresholds.json` (by default 30 HotpotQA dev questions, pooled,
-and the bundled demo's questions with their access lists), prints each metric against its bound, and exits 1
-when any bound is broken. The shared data folder is `../shared/data` beside the repository, or
+`python3 -m boundloop.evals.gate` runs every eval of `evals/thresholds.json` (by default 30 HotpotQA dev
+questions, pooled, and the bundled demo's questions with their access lists), prints each metric against its bound,
+and exits 1 when any bound is broken. The shared data folder is `../shared/data` beside the repository, or
 `$BOUNDLOOP_EVAL_DATA`. Thresholds are set a little below measured figures; see evals/README.md.
 """
 
@@ -13,12 +13,12 @@ import os
 import sys
 from pathlib import Path
 
-from evals.aggregate import Metrics
-from evals.config import EvalConfig
-from evals.gate_rules import GateEval, failures, load_rules
-from evals.report_model import EvalReport
-from evals.suite import run_eval
-from policies.budget import BudgetLimits
+from boundloop.evals.aggregate import Metrics
+from boundloop.evals.config import EvalConfig
+from boundloop.evals.gate_rules import GateEval, failures, load_rules
+from boundloop.evals.report_model import EvalReport
+from boundloop.evals.suite import run_eval
+from boundloop.policies.budget import BudgetLimits
 
 REPO = Path(__file__).resolve().parent.parent
 THRESHOLDS = Path(__file__).resolve().parent / "thresholds.json"
@@ -43,7 +43,7 @@ def run_rule(rule: GateEval, data: Path) -> Metrics:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m evals.gate", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python3 -m boundloop.evals.gate", description=__doc__.splitlines()[0])
     parser.add_argument("--thresholds", type=Path, default=THRESHOLDS)
     parser.add_argument("--data", type=Path, help="the shared data folder (default: ../shared/data)")
     args = parser.parse_args(argv)

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from evals.aggregate import Metrics
-from evals.corpus import Setting
-from evals.datasets import DatasetError
+from boundloop.evals.aggregate import Metrics
+from boundloop.evals.corpus import Setting
+from boundloop.evals.datasets import DatasetError
 
 Root = Literal["data", "repo"]
 

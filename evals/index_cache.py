@@ -10,12 +10,12 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from retrieval.backend import Encoder
-from retrieval.cache import cache_dir
-from retrieval.chunking import CHUNKER_VERSION
-from retrieval.documents import Document
-from retrieval.ingest import ingest
-from retrieval.sqlite_index import SqliteIndex
+from boundloop.retrieval.backend import Encoder
+from boundloop.retrieval.cache import cache_dir
+from boundloop.retrieval.chunking import CHUNKER_VERSION
+from boundloop.retrieval.documents import Document
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.sqlite_index import SqliteIndex
 
 STAMP = "complete"
 """Written last: a folder without it is a build that did not finish."""

@@ -11,7 +11,7 @@ from typing import Any
 from langsmith import Client
 from langsmith.schemas import Example
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 _NAMESPACE = uuid.UUID("5b0c3a52-7f3e-4a57-9a40-1d1f3e0c6b21")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-from evals.answers import strip_markers
-from evals.records import RunRecord
+from boundloop.evals.answers import strip_markers
+from boundloop.evals.records import RunRecord
 
 SHINGLE_WORDS = 6
 """A run of this many words found only in forbidden documents counts as quoted from them."""

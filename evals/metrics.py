@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evals.answers import best_over, contains, exact_match, f1, strip_markers
-from evals.leaks import LeakDetector
-from evals.records import Gold, RunRecord
-from policies.budget import BudgetLimits
+from boundloop.evals.answers import best_over, contains, exact_match, f1, strip_markers
+from boundloop.evals.leaks import LeakDetector
+from boundloop.evals.records import Gold, RunRecord
+from boundloop.policies.budget import BudgetLimits
 
 TIME_GRACE_S = 0.5
 """How far past `max_seconds` a run may end: the closing path (synthesise, verify, respond) runs after the stop."""

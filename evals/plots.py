@@ -12,10 +12,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from evals.experiment import ScoredRun  # noqa: E402
-from evals.metrics import support_recall  # noqa: E402
-from evals.report_model import EvalReport  # noqa: E402
-from evals.report_tables import STOP_REASONS  # noqa: E402
+from boundloop.evals.experiment import ScoredRun  # noqa: E402
+from boundloop.evals.metrics import support_recall  # noqa: E402
+from boundloop.evals.report_model import EvalReport  # noqa: E402
+from boundloop.evals.report_tables import STOP_REASONS  # noqa: E402
 
 
 def _png(figure: Figure) -> bytes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from evals.datasets import EvalQuestion
+from boundloop.evals.datasets import EvalQuestion
 
 
 class EvidenceRef(BaseModel):

@@ -6,8 +6,8 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from evals import report_html, report_json, report_markdown
-from evals.report_model import EvalReport
+from boundloop.evals import report_html, report_json, report_markdown
+from boundloop.evals.report_model import EvalReport
 
 RESULTS_DIR = Path("eval-results")
 """Where reports go by default, relative to the working directory (git-ignored)."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import base64
 from html import escape
 
-from evals.plots import FIGURES
-from evals.report_markdown import DEFINITIONS
-from evals.report_model import EvalReport
-from evals.report_tables import Table, header_lines, metrics_table, outcome_table, problem_table, type_tables
+from boundloop.evals.plots import FIGURES
+from boundloop.evals.report_markdown import DEFINITIONS
+from boundloop.evals.report_model import EvalReport
+from boundloop.evals.report_tables import Table, header_lines, metrics_table, outcome_table, problem_table, type_tables
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; color: #222; }

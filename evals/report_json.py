@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from evals.aggregate import METRICS
-from evals.report_model import EvalReport
+from boundloop.evals.aggregate import METRICS
+from boundloop.evals.report_model import EvalReport
 
 
 def summary(report: EvalReport) -> dict[str, Any]:

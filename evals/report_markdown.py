@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from evals.report_model import EvalReport
-from evals.report_tables import Table, header_lines, metrics_table, outcome_table, problem_table, type_tables
+from boundloop.evals.report_model import EvalReport
+from boundloop.evals.report_tables import Table, header_lines, metrics_table, outcome_table, problem_table, type_tables
 
 DEFINITIONS = """\
 - answer_em / answer_f1: HotpotQA normalisation, best over gold answer and aliases; the prediction is the answer

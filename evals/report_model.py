@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from evals.aggregate import Metrics
-from evals.experiment import ScoredRun
-from policies.budget import BudgetLimits
+from boundloop.evals.aggregate import Metrics
+from boundloop.evals.experiment import ScoredRun
+from boundloop.policies.budget import BudgetLimits
 
 
 @dataclass

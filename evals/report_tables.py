@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from evals.aggregate import EXTRA, METRICS
-from evals.report_model import EvalReport
+from boundloop.evals.aggregate import EXTRA, METRICS
+from boundloop.evals.report_model import EvalReport
 
 TYPE_METRICS = ("n", "answer_recall", "answer_f1", "support_recall", "abstain_accuracy", "avg_hops", "avg_tokens",
                 "limit_hit_rate")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evals.metrics import Scores, support_precision, support_recall
-from evals.records import Gold, RunRecord
-from retrieval.search import EntitledSearcher
+from boundloop.evals.metrics import Scores, support_precision, support_recall
+from boundloop.evals.records import Gold, RunRecord
+from boundloop.retrieval.search import EntitledSearcher
 
 SYSTEM = "one_hop_same_k"
 """Its name among the systems of a report."""

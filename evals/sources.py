@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evals import demo_questions
-from evals.datasets import DATASETS, EvalDataset, load_dataset
-from evals.datasets.readers import read_json_rows
-from policies.errors import BoundloopError
+from boundloop.evals import demo_questions
+from boundloop.evals.datasets import DATASETS, EvalDataset, load_dataset
+from boundloop.evals.datasets.readers import read_json_rows
+from boundloop.policies.errors import BoundloopError
 
 DATASET_NAMES = (*DATASETS, demo_questions.NAME)
 USER_DATASETS = ("contoso",)

@@ -11,23 +11,23 @@ from typing import Any
 from langsmith.evaluation import EvaluationResult, EvaluationResults
 from langsmith.schemas import Example, Run
 
-from evals.aggregate import aggregate, by_group
-from evals.config import EvalConfig
-from evals.corpus import EvalCorpus, asking_user
-from evals.experiment import RowEvaluator, ScoredRun, record_of_run, run_experiment
-from evals.index_cache import cached_index
-from evals.langsmith_data import ExampleData, local_client, local_examples, upload_client, uploaded_examples
-from evals.leaks import LeakDetector
-from evals.metrics import ScoringContext
-from evals.records import Gold
-from evals.report_model import EvalReport, SystemResult
-from evals.same_k import SYSTEM as SAME_K
-from evals.same_k import same_k_scores
-from evals.sources import load_eval_dataset
-from evals.systems import SystemRunner
-from retrieval.backend import Encoder
-from retrieval.embeddings import build_embeddings
-from retrieval.search import EntitledSearcher
+from boundloop.evals.aggregate import aggregate, by_group
+from boundloop.evals.config import EvalConfig
+from boundloop.evals.corpus import EvalCorpus, asking_user
+from boundloop.evals.experiment import RowEvaluator, ScoredRun, record_of_run, run_experiment
+from boundloop.evals.index_cache import cached_index
+from boundloop.evals.langsmith_data import ExampleData, local_client, local_examples, upload_client, uploaded_examples
+from boundloop.evals.leaks import LeakDetector
+from boundloop.evals.metrics import ScoringContext
+from boundloop.evals.records import Gold
+from boundloop.evals.report_model import EvalReport, SystemResult
+from boundloop.evals.same_k import SYSTEM as SAME_K
+from boundloop.evals.same_k import same_k_scores
+from boundloop.evals.sources import load_eval_dataset
+from boundloop.evals.systems import SystemRunner
+from boundloop.retrieval.backend import Encoder
+from boundloop.retrieval.embeddings import build_embeddings
+from boundloop.retrieval.search import EntitledSearcher
 
 SAME_K_PREFIX = "same_k_"
 SAME_K_METRICS = ("n", "support_recall", "support_precision", "avg_retrieval_calls", "avg_evidence_chunks")

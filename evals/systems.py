@@ -14,16 +14,16 @@ from typing import Any, Literal
 from langgraph.checkpoint.memory import InMemorySaver
 from langsmith import tracing_context
 
-from domain.result import RunResult
-from evals.baselines import OneHopReasoner, UntargetedReasoner
-from evals.records import EvidenceRef, RunRecord, ShownDoc
-from graph.reasoner import Reasoner
-from graph.runner import LoopRunner
-from policies.budget import BudgetLimits
-from policies.entitlements import EntitlementResolver
-from reasoners.offline import OfflineReasoner
-from retrieval.backend import Encoder, IndexBackend
-from runstore.serde import checkpoint_serde
+from boundloop.domain.result import RunResult
+from boundloop.evals.baselines import OneHopReasoner, UntargetedReasoner
+from boundloop.evals.records import EvidenceRef, RunRecord, ShownDoc
+from boundloop.graph.reasoner import Reasoner
+from boundloop.graph.runner import LoopRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.entitlements import EntitlementResolver
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.retrieval.backend import Encoder, IndexBackend
+from boundloop.runstore.serde import checkpoint_serde
 
 SystemName = Literal["loop", "one_hop", "untargeted"]
 SYSTEMS: tuple[SystemName, ...] = ("loop", "one_hop", "untargeted")

@@ -8,23 +8,23 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from domain.result import RunResult
-from domain.steps import STEPS, Step
-from graph.context import RunContext
-from graph.routing import ROUTES, route_after_governor
-from graph.spans import NodeFn, traced
-from graph.state import LoopInput, LoopState
-from nodes.evaluate import evaluate
-from nodes.governor import governor
-from nodes.intake import intake
-from nodes.plan import plan
-from nodes.refine import refine
-from nodes.resolve import resolve
-from nodes.respond import respond
-from nodes.retrieve import retrieve
-from nodes.synthesise import synthesise
-from nodes.understand import understand
-from nodes.verify import verify
+from boundloop.domain.result import RunResult
+from boundloop.domain.steps import STEPS, Step
+from boundloop.graph.context import RunContext
+from boundloop.graph.routing import ROUTES, route_after_governor
+from boundloop.graph.spans import NodeFn, traced
+from boundloop.graph.state import LoopInput, LoopState
+from boundloop.nodes.evaluate import evaluate
+from boundloop.nodes.governor import governor
+from boundloop.nodes.intake import intake
+from boundloop.nodes.plan import plan
+from boundloop.nodes.refine import refine
+from boundloop.nodes.resolve import resolve
+from boundloop.nodes.respond import respond
+from boundloop.nodes.retrieve import retrieve
+from boundloop.nodes.synthesise import synthesise
+from boundloop.nodes.understand import understand
+from boundloop.nodes.verify import verify
 
 # What each step of the table (domain.steps) runs.
 STEP_NODES: dict[Step, NodeFn] = {

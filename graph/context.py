@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.conversation import Turn
-from domain.usage import Usage
-from graph.ledger import Ledger
-from graph.reasoner import Reasoner
-from policies.budget import BudgetLimits, CallBudget, call_budget
-from policies.entitlements import Principal
-from retrieval.search import EntitledSearcher
+from boundloop.domain.conversation import Turn
+from boundloop.domain.usage import Usage
+from boundloop.graph.ledger import Ledger
+from boundloop.graph.reasoner import Reasoner
+from boundloop.policies.budget import BudgetLimits, CallBudget, call_budget
+from boundloop.policies.entitlements import Principal
+from boundloop.retrieval.search import EntitledSearcher
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.conversation import Turn, recent
-from retrieval.search import EntitledSearcher
+from boundloop.domain.conversation import Turn, recent
+from boundloop.retrieval.search import EntitledSearcher
 
 
 def usable_turns(turns: Sequence[Turn], searcher: EntitledSearcher) -> tuple[list[Turn], int]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from domain.steps import STEPS, Step
-from domain.usage import Usage
+from boundloop.domain.steps import STEPS, Step
+from boundloop.domain.usage import Usage
 
 
 class Ledger:

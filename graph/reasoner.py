@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from domain.conversation import Resolution, Turn
-from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
-from domain.usage import StopReason
-from policies.budget import CallBudget
+from boundloop.domain.conversation import Resolution, Turn
+from boundloop.domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
+from boundloop.domain.usage import StopReason
+from boundloop.policies.budget import CallBudget
 
 T = TypeVar("T")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.conversation import MAX_CONTEXT_TURNS, Turn
-from domain.models import Evidence, SubQuery
+from boundloop.domain.conversation import MAX_CONTEXT_TURNS, Turn
+from boundloop.domain.models import Evidence, SubQuery
 
 
 def merge_evidence(left: list[Evidence], right: list[Evidence]) -> list[Evidence]:

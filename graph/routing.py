@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from domain.steps import CLOSING_STEP, FIRST_STEP, STEPS, Step
-from graph.state import LoopState
+from boundloop.domain.steps import CLOSING_STEP, FIRST_STEP, STEPS, Step
+from boundloop.graph.state import LoopState
 
 Route = Step | Literal["__end__"]
 ROUTES: list[str] = [*STEPS, "__end__"]

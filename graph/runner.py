@@ -19,19 +19,19 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
-from domain.conversation import Turn
-from domain.models import Evidence
-from domain.result import RunResult
-from domain.trace import Span
-from graph.builder import build_graph
-from graph.context import RunContext
-from graph.reasoner import Reasoner
-from policies.budget import BudgetLimits
-from policies.entitlements import AccessFilter, EntitlementResolver
-from policies.errors import BoundloopError, StoreDamaged, StoreUnwritable, UnknownConversation
-from retrieval.backend import Encoder, IndexBackend
-from retrieval.search import EntitledSearcher
-from runstore.store import RunStore
+from boundloop.domain.conversation import Turn
+from boundloop.domain.models import Evidence
+from boundloop.domain.result import RunResult
+from boundloop.domain.trace import Span
+from boundloop.graph.builder import build_graph
+from boundloop.graph.context import RunContext
+from boundloop.graph.reasoner import Reasoner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.entitlements import AccessFilter, EntitlementResolver
+from boundloop.policies.errors import BoundloopError, StoreDamaged, StoreUnwritable, UnknownConversation
+from boundloop.retrieval.backend import Encoder, IndexBackend
+from boundloop.retrieval.search import EntitledSearcher
+from boundloop.runstore.store import RunStore
 
 log = logging.getLogger(__name__)
 Loop = CompiledStateGraph[Any, RunContext, Any, Any]

@@ -8,10 +8,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from domain.trace import Span
-from graph.context import RunContext
-from graph.state import LoopState
-from graph.step_update import StepUpdate
+from boundloop.domain.trace import Span
+from boundloop.graph.context import RunContext
+from boundloop.graph.state import LoopState
+from boundloop.graph.step_update import StepUpdate
 
 NodeFn = Callable[[LoopState, RunContext], StepUpdate]
 

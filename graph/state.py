@@ -11,12 +11,12 @@ from typing import Annotated
 
 from typing_extensions import TypedDict  # pydantic builds JSON schemas (Studio, /schemas) only from this one on 3.11
 
-from domain.conversation import Turn
-from domain.models import Assessment, Claim, Conflict, Evidence, SubQuery, Understanding, Verdict
-from domain.steps import NextStep
-from domain.trace import Span
-from domain.usage import StopReason
-from graph.reducers import add_turns, append, merge_evidence, merge_subqueries
+from boundloop.domain.conversation import Turn
+from boundloop.domain.models import Assessment, Claim, Conflict, Evidence, SubQuery, Understanding, Verdict
+from boundloop.domain.steps import NextStep
+from boundloop.domain.trace import Span
+from boundloop.domain.usage import StopReason
+from boundloop.graph.reducers import add_turns, append, merge_evidence, merge_subqueries
 
 
 class LoopInput(TypedDict):

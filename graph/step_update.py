@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.usage import StopReason, Usage
+from boundloop.domain.usage import StopReason, Usage
 
 
 @dataclass

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domain.steps import FIRST_STEP, allowed_after
-from graph.context import RunContext
-from graph.state import LoopState
-from graph.step_update import StepUpdate
-from policies.budget import check_before_step, spent_limit
-from policies.errors import StepOrderError
+from boundloop.domain.steps import FIRST_STEP, allowed_after
+from boundloop.graph.context import RunContext
+from boundloop.graph.state import LoopState
+from boundloop.graph.step_update import StepUpdate
+from boundloop.policies.budget import check_before_step, spent_limit
+from boundloop.policies.errors import StepOrderError
 
 
 def governor(state: LoopState, context: RunContext) -> StepUpdate:

@@ -13,8 +13,8 @@ from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 from langgraph.types import Overwrite
 
-from domain.result import RunResult
-from graph.state import LoopState
+from boundloop.domain.result import RunResult
+from boundloop.graph.state import LoopState
 
 KEPT = frozenset({"question", "turns"})
 """What a new question on the thread keeps: the question itself and the conversation so far."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from domain.usage import Usage
-from graph.context import RunContext
-from graph.state import LoopState, question_of
-from graph.step_update import StepUpdate
+from boundloop.domain.usage import Usage
+from boundloop.graph.context import RunContext
+from boundloop.graph.state import LoopState, question_of
+from boundloop.graph.step_update import StepUpdate
 
 
 def refine(state: LoopState, context: RunContext) -> StepUpdate:

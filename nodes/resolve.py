@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domain.usage import Usage
-from graph.context import RunContext
-from graph.history import usable_turns
-from graph.state import LoopState
-from graph.step_update import StepUpdate
-from policies.budget import BudgetExhausted
+from boundloop.domain.usage import Usage
+from boundloop.graph.context import RunContext
+from boundloop.graph.history import usable_turns
+from boundloop.graph.state import LoopState
+from boundloop.graph.step_update import StepUpdate
+from boundloop.policies.budget import BudgetExhausted
 
 
 def resolve(state: LoopState, context: RunContext) -> StepUpdate:

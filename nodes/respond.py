@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from langgraph.config import get_config
 
-from domain.conversation import Turn
-from domain.models import Citation, Claim, Evidence, FallbackResult
-from domain.result import RunResult
-from graph.context import RunContext
-from graph.state import LoopState, question_of
-from graph.step_update import StepUpdate
-from policies.instructions import data_sentences
-from policies.outcome import choose_outcome, relevant_results, shown_conflicts
+from boundloop.domain.conversation import Turn
+from boundloop.domain.models import Citation, Claim, Evidence, FallbackResult
+from boundloop.domain.result import RunResult
+from boundloop.graph.context import RunContext
+from boundloop.graph.state import LoopState, question_of
+from boundloop.graph.step_update import StepUpdate
+from boundloop.policies.instructions import data_sentences
+from boundloop.policies.outcome import choose_outcome, relevant_results, shown_conflicts
 
 FALLBACK_SIZE = 5
 

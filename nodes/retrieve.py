@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 
-from domain.models import Evidence
-from domain.usage import Usage
-from graph.context import RunContext
-from graph.state import LoopState
-from graph.step_update import StepUpdate
-from policies.budget import check_before_retrieval_call, remaining_seconds
-from policies.errors import BoundloopError, StoreDamaged
-from retrieval.documents import SearchHit
-from retrieval.errors import SearchTimeout
+from boundloop.domain.models import Evidence
+from boundloop.domain.usage import Usage
+from boundloop.graph.context import RunContext
+from boundloop.graph.state import LoopState
+from boundloop.graph.step_update import StepUpdate
+from boundloop.policies.budget import check_before_retrieval_call, remaining_seconds
+from boundloop.policies.errors import BoundloopError, StoreDamaged
+from boundloop.retrieval.documents import SearchHit
+from boundloop.retrieval.errors import SearchTimeout
 
 MAX_HELD_EXTRA = 6
 """How many more results a search asks for so that passages already held do not crowd out new ones."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.usage import Usage
-from graph.context import RunContext
-from graph.state import LoopState, question_of
-from graph.step_update import StepUpdate
-from policies.verification import check_claims, grounded_short_answer
+from boundloop.domain.usage import Usage
+from boundloop.graph.context import RunContext
+from boundloop.graph.state import LoopState, question_of
+from boundloop.graph.step_update import StepUpdate
+from boundloop.policies.verification import check_claims, grounded_short_answer
 
 
 def verify(state: LoopState, context: RunContext) -> StepUpdate:

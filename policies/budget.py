@@ -11,9 +11,9 @@ import os
 from dataclasses import dataclass, fields
 from typing import Any
 
-from domain.steps import NextStep, is_working
-from domain.usage import StopReason, Usage
-from policies.errors import BoundloopError
+from boundloop.domain.steps import NextStep, is_working
+from boundloop.domain.usage import StopReason, Usage
+from boundloop.policies.errors import BoundloopError
 
 
 @dataclass(frozen=True)

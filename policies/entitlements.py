@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from policies.errors import DirectoryError, UnknownUserError
+from boundloop.policies.errors import DirectoryError, UnknownUserError
 
 _SHA256_HEX = re.compile(r"[0-9a-fA-F]{64}")
 

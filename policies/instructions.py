@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-from retrieval.chunking import chunk_sentences
+from boundloop.retrieval.chunking import chunk_sentences
 
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), None)
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})

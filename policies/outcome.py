@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from domain.models import Claim, Conflict, Evidence
-from domain.text import entities, stems
+from boundloop.domain.models import Claim, Conflict, Evidence
+from boundloop.domain.text import entities, stems
 
 RELEVANCE_FLOOR = 0.5
 NAME_WEIGHT = 2.0

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from domain.models import Claim, Evidence, Verdict
-from domain.text import stems, values
-from policies.instructions import carries_instruction, data_sentences
+from boundloop.domain.models import Claim, Evidence, Verdict
+from boundloop.domain.text import stems, values
+from boundloop.policies.instructions import carries_instruction, data_sentences
 
 MIN_SUPPORT = 0.8
 

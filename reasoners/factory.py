@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from graph.reasoner import Reasoner
-from policies.errors import BoundloopError
-from reasoners.offline import OfflineReasoner
+from boundloop.graph.reasoner import Reasoner
+from boundloop.policies.errors import BoundloopError
+from boundloop.reasoners.offline import OfflineReasoner
 
 
 def build_reasoner(spec: str | None = None) -> Reasoner:
@@ -15,7 +15,9 @@ def build_reasoner(spec: str | None = None) -> Reasoner:
         return OfflineReasoner()
     provider, _, model = spec.partition(":")
     if provider in ("openai", "azure_openai") and model.strip():
-        from reasoners.llm import build_llm_reasoner  # imported here: the offline default never loads the client
+        from boundloop.reasoners.llm import (
+            build_llm_reasoner,  # imported here: the offline default never loads the client
+        )
 
         return build_llm_reasoner(provider, model.strip())
     raise BoundloopError(f"unknown BOUNDLOOP_MODEL {spec!r}: use offline, openai:<model> or azure_openai:<deployment>")

@@ -10,8 +10,8 @@ from typing import Protocol
 
 import numpy as np
 
-from policies.entitlements import AccessFilter
-from retrieval.documents import Chunk, Document
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.retrieval.documents import Chunk, Document
 
 
 class Encoder(Protocol):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from retrieval.documents import Chunk, Document
-from retrieval.titles import normalise_name
+from boundloop.retrieval.documents import Chunk, Document
+from boundloop.retrieval.titles import normalise_name
 
 CHUNKER_VERSION = "sent-v9"
 MAX_WORDS = 120

@@ -6,11 +6,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from policies.entitlements import Directory, EntitlementResolver
-from retrieval.backend import Encoder, IndexBackend
-from retrieval.cache import cache_dir
-from retrieval.errors import IndexStoreError
-from retrieval.sqlite_schema import INDEX_FILE
+from boundloop.policies.entitlements import Directory, EntitlementResolver
+from boundloop.retrieval.backend import Encoder, IndexBackend
+from boundloop.retrieval.cache import cache_dir
+from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.sqlite_schema import INDEX_FILE
 
 DEMO_ROOT = Path(__file__).resolve().parent.parent / "demo"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -50,13 +50,13 @@ def open_backend(index: str, create: bool = False) -> IndexBackend:
     """The backend for an index location: a folder for the embedded index, postgresql://... for the server one."""
     if is_server_url(index):
         try:
-            from retrieval.postgres import PostgresIndex
+            from boundloop.retrieval.postgres import PostgresIndex
         except ImportError:
             raise IndexStoreError(
                 "the PostgreSQL backend needs its extra: pip install 'boundloop[postgres]'"
             ) from None
         return PostgresIndex.open(index, create=create)
-    from retrieval.sqlite_index import SqliteIndex
+    from boundloop.retrieval.sqlite_index import SqliteIndex
 
     return SqliteIndex(index, create=create)
 
@@ -64,7 +64,7 @@ def open_backend(index: str, create: bool = False) -> IndexBackend:
 def open_index(locations: Locations, encoder: Encoder) -> IndexBackend:
     """The configured index; the bundled demo index is built (or brought up to date) on first use."""
     if locations.is_demo:
-        from retrieval.demo import ensure_demo_index  # ingest and its loaders: only when the demo is used
+        from boundloop.retrieval.demo import ensure_demo_index  # ingest and its loaders: only when the demo is used
 
         ensure_demo_index(encoder, Path(locations.index), DEMO_ROOT / "corpus")
     return open_backend(locations.index)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from retrieval.backend import Encoder
-from retrieval.chunking import CHUNKER_VERSION
-from retrieval.documents import Document
-from retrieval.ingest import delete, ingest
-from retrieval.loaders import load_folder
-from retrieval.sqlite_index import SqliteIndex
+from boundloop.retrieval.backend import Encoder
+from boundloop.retrieval.chunking import CHUNKER_VERSION
+from boundloop.retrieval.documents import Document
+from boundloop.retrieval.ingest import delete, ingest
+from boundloop.retrieval.loaders import load_folder
+from boundloop.retrieval.sqlite_index import SqliteIndex
 
 STAMP = "corpus.sha256"
 

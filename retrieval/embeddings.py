@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from policies.errors import StoreDamaged
-from retrieval.cache import cache_dir as cache_dir  # re-exported: older imports name it here
-from retrieval.errors import IndexStoreError
-from retrieval.minilm_files import ensure_int8_model, model_dir
+from boundloop.policies.errors import StoreDamaged
+from boundloop.retrieval.cache import cache_dir as cache_dir  # re-exported: older imports name it here
+from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.minilm_files import ensure_int8_model, model_dir
 
 DEFAULT_SPEC = "minilm"
 # One text per run: measured fastest for ~100-word chunks on 2 cores (batches of 8 length-sorted texts encoded

@@ -1,6 +1,6 @@
 """Retrieval errors; messages are safe to show to the user who caused them."""
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 
 class IndexStoreError(BoundloopError):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from retrieval.backend import Candidate
+from boundloop.retrieval.backend import Candidate
 
 RRF_K = 60
 

@@ -14,10 +14,18 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from tqdm import tqdm
 
-from retrieval.backend import AclUpdate, Applied, DocumentWrite, Encoder, IndexBackend, StoredDocument, WriteBatch
-from retrieval.chunking import CHUNKER_VERSION, chunk_document
-from retrieval.documents import Document, LoadProblem
-from retrieval.loaders import LoadItem
+from boundloop.retrieval.backend import (
+    AclUpdate,
+    Applied,
+    DocumentWrite,
+    Encoder,
+    IndexBackend,
+    StoredDocument,
+    WriteBatch,
+)
+from boundloop.retrieval.chunking import CHUNKER_VERSION, chunk_document
+from boundloop.retrieval.documents import Document, LoadProblem
+from boundloop.retrieval.loaders import LoadItem
 
 EMBED_STEP = 256  # chunks per progress-bar step (each step's texts are split over the encoder's workers)
 

@@ -9,7 +9,7 @@ from langchain_core.documents import Document as LCDocument
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, PrivateAttr
 
-from retrieval.search import EntitledSearcher, SearchMode
+from boundloop.retrieval.search import EntitledSearcher, SearchMode
 
 
 class EntitledRetriever(BaseRetriever):

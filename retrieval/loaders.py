@@ -16,11 +16,11 @@ from typing import Any
 
 import yaml
 
-from retrieval.documents import Document, LoadProblem
-from retrieval.errors import IngestError
-from retrieval.folder_walk import walk_folder
-from retrieval.html_text import html_text
-from retrieval.pdf_text import read_pdf
+from boundloop.retrieval.documents import Document, LoadProblem
+from boundloop.retrieval.errors import IngestError
+from boundloop.retrieval.folder_walk import walk_folder
+from boundloop.retrieval.html_text import html_text
+from boundloop.retrieval.pdf_text import read_pdf
 
 FOLDER_SUFFIXES = {".md", ".markdown", ".txt", ".html", ".htm", ".pdf"}
 MANIFEST_NAMES = ("acl.json", "acl.yaml", "acl.yml")

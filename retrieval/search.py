@@ -10,12 +10,12 @@ import concurrent.futures
 import time
 from typing import Literal
 
-from policies.entitlements import AccessFilter
-from retrieval.backend import Candidate, Encoder, IndexBackend
-from retrieval.documents import SearchHit
-from retrieval.errors import IndexStoreError, SearchTimeout
-from retrieval.fusion import reciprocal_rank_fusion
-from retrieval.titles import split_names
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.retrieval.backend import Candidate, Encoder, IndexBackend
+from boundloop.retrieval.documents import SearchHit
+from boundloop.retrieval.errors import IndexStoreError, SearchTimeout
+from boundloop.retrieval.fusion import reciprocal_rank_fusion
+from boundloop.retrieval.titles import split_names
 
 SearchMode = Literal["keyword", "vector", "hybrid", "title"]
 CANDIDATES_PER_RETRIEVER = 50

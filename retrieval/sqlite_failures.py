@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from policies.errors import BoundloopError, StoreDamaged, StoreUnwritable
+from boundloop.policies.errors import BoundloopError, StoreDamaged, StoreUnwritable
 
 # SQLite's primary result codes (the low byte of an extended code)
 _PERM, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 3, 8, 10, 11, 13, 14, 26

@@ -13,18 +13,18 @@ from pathlib import Path
 
 import numpy as np
 
-from policies.entitlements import AccessFilter
-from policies.errors import StoreDamaged
-from retrieval.backend import Applied, Candidate, StoredChunk, StoredDocument, WriteBatch
-from retrieval.errors import IndexStoreError, SearchTimeout
-from retrieval.private_files import private_database, private_folder
-from retrieval.query_terms import search_terms
-from retrieval.sqlite_failures import clear_sqlite_errors
-from retrieval.sqlite_schema import DAMAGED_REMEDY, INDEX_FILE, connect
-from retrieval.sqlite_writes import group_tokens, write_acl, write_document
-from retrieval.titles import TitleLexicon
-from retrieval.vector_cache import VectorCache
-from retrieval.write_plan import batch_doc_ids, reconcile
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.policies.errors import StoreDamaged
+from boundloop.retrieval.backend import Applied, Candidate, StoredChunk, StoredDocument, WriteBatch
+from boundloop.retrieval.errors import IndexStoreError, SearchTimeout
+from boundloop.retrieval.private_files import private_database, private_folder
+from boundloop.retrieval.query_terms import search_terms
+from boundloop.retrieval.sqlite_failures import clear_sqlite_errors
+from boundloop.retrieval.sqlite_schema import DAMAGED_REMEDY, INDEX_FILE, connect
+from boundloop.retrieval.sqlite_writes import group_tokens, write_acl, write_document
+from boundloop.retrieval.titles import TitleLexicon
+from boundloop.retrieval.vector_cache import VectorCache
+from boundloop.retrieval.write_plan import batch_doc_ids, reconcile
 
 _clear_errors = clear_sqlite_errors("index", DAMAGED_REMEDY)
 KEYWORD_SQL = (

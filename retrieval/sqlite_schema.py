@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from retrieval.errors import IndexStoreError
-from retrieval.sqlite_failures import sqlite_failure
+from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.sqlite_failures import sqlite_failure
 
 INDEX_FILE = "index.db"  # the database inside an index folder
 SCHEMA_VERSION = 2  # 2: documents.origin (the file or folder a document was ingested from)

@@ -8,8 +8,8 @@ import time
 
 import numpy as np
 
-from retrieval.backend import AclUpdate, DocumentWrite
-from retrieval.errors import IndexStoreError
+from boundloop.retrieval.backend import AclUpdate, DocumentWrite
+from boundloop.retrieval.errors import IndexStoreError
 
 
 def group_tokens(conn: sqlite3.Connection, groups: frozenset[str]) -> list[str]:

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from policies.entitlements import AccessFilter
-from retrieval.backend import Candidate
-from retrieval.errors import IndexStoreError
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.retrieval.backend import Candidate
+from boundloop.retrieval.errors import IndexStoreError
 
 MAX_CACHED_FILTERS = 256
 

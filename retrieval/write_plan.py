@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from retrieval.backend import AclUpdate, Applied, DocumentWrite, StoredDocument, WriteBatch
-from retrieval.errors import IndexStoreError
+from boundloop.retrieval.backend import AclUpdate, Applied, DocumentWrite, StoredDocument, WriteBatch
+from boundloop.retrieval.errors import IndexStoreError
 
 
 def batch_doc_ids(batch: WriteBatch) -> list[str]:

@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from domain.conversation import MAX_CONTEXT_TURNS, Turn
-from domain.result import RunResult
-from runstore.sql import Sql, SqlStore
+from boundloop.domain.conversation import MAX_CONTEXT_TURNS, Turn
+from boundloop.domain.result import RunResult
+from boundloop.runstore.sql import Sql, SqlStore
 
 TITLE_CHARS = 200
 

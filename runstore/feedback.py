@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from domain.feedback import Feedback, Rating
-from runstore.sql import SqlStore
+from boundloop.domain.feedback import Feedback, Rating
+from boundloop.runstore.sql import SqlStore
 
 
 class FeedbackRecords(SqlStore):

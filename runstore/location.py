@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from policies.errors import BoundloopError, StoreUnwritable
-from retrieval.cache import cache_dir
-from retrieval.config import is_server_url
-from runstore.retention import Retention
-from runstore.store import RunStore
+from boundloop.policies.errors import BoundloopError, StoreUnwritable
+from boundloop.retrieval.cache import cache_dir
+from boundloop.retrieval.config import is_server_url
+from boundloop.runstore.retention import Retention
+from boundloop.runstore.store import RunStore
 
 RUNS_FILE = "runs.db"
 
@@ -47,10 +47,10 @@ def open_run_store(checkpoint_url: str | None, folder: Path) -> RunStore:
     """PostgreSQL when a URL is given, else SQLite in `folder`."""
     if checkpoint_url:
         try:
-            from runstore.postgres import PostgresRunStore
+            from boundloop.runstore.postgres import PostgresRunStore
         except ImportError:
             raise BoundloopError("PostgreSQL checkpoints need the extra: pip install 'boundloop[postgres]'") from None
         return PostgresRunStore(checkpoint_url, retention=Retention.from_env())
-    from runstore.sqlite import SqliteRunStore
+    from boundloop.runstore.sqlite import SqliteRunStore
 
     return SqliteRunStore(folder / RUNS_FILE, retention=Retention.from_env())

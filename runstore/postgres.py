@@ -16,13 +16,13 @@ from psycopg.rows import dict_row, tuple_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from policies.errors import BoundloopError, StoreUnwritable
-from runstore.pooled_saver import PooledPostgresSaver
-from runstore.retention import Retention
-from runstore.schema import ColumnTypes, migrations
-from runstore.serde import checkpoint_serde
-from runstore.sql import Sql
-from runstore.store import RunStore
+from boundloop.policies.errors import BoundloopError, StoreUnwritable
+from boundloop.runstore.pooled_saver import PooledPostgresSaver
+from boundloop.runstore.retention import Retention
+from boundloop.runstore.schema import ColumnTypes, migrations
+from boundloop.runstore.serde import checkpoint_serde
+from boundloop.runstore.sql import Sql
+from boundloop.runstore.store import RunStore
 
 MIGRATIONS = migrations(ColumnTypes(real="DOUBLE PRECISION", boolean="BOOLEAN", json="JSONB"))
 # Workers start together; one advisory lock keeps their schema migrations from racing each other.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 PRUNE_BATCH = 50  # runs deleted in one step: each step's transactions stay short
 INTERRUPTED_AFTER_S = 3600.0  # an unfinished run of a process this host cannot check is given up after this long

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runstore.sql import Migration
+from boundloop.runstore.sql import Migration
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-from domain import models
-from domain.conversation import Turn
-from domain.trace import Span
-from domain.usage import Usage
+from boundloop.domain import models
+from boundloop.domain.conversation import Turn
+from boundloop.domain.trace import Span
+from boundloop.domain.usage import Usage
 
 # The loop's own records are the only non-builtin types a checkpoint may hold.
 CHECKPOINT_TYPES = [

@@ -16,14 +16,14 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from policies.errors import BoundloopError, StoreDamaged
-from retrieval.private_files import private_database
-from retrieval.sqlite_failures import sqlite_failure
-from runstore.retention import Retention
-from runstore.schema import ColumnTypes, migrations
-from runstore.serde import checkpoint_serde
-from runstore.sql import Sql
-from runstore.store import RunStore
+from boundloop.policies.errors import BoundloopError, StoreDamaged
+from boundloop.retrieval.private_files import private_database
+from boundloop.retrieval.sqlite_failures import sqlite_failure
+from boundloop.runstore.retention import Retention
+from boundloop.runstore.schema import ColumnTypes, migrations
+from boundloop.runstore.serde import checkpoint_serde
+from boundloop.runstore.sql import Sql
+from boundloop.runstore.store import RunStore
 
 MIGRATIONS = migrations(ColumnTypes(real="REAL", boolean="INTEGER", json="TEXT"))
 INCREMENTAL = 2  # PRAGMA auto_vacuum: deleted runs' pages can be given back to the file system

@@ -16,13 +16,13 @@ from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from domain.result import RunResult
-from policies.errors import BoundloopError, StoreDamaged, StoreUnwritable
-from runstore.conversations import ConversationRecords, stored_result
-from runstore.feedback import FeedbackRecords
-from runstore.process import still_running, worker_id
-from runstore.retention import INTERRUPTED_AFTER_S, PRUNE_BATCH, Retention
-from runstore.sql import Migration, Sql
+from boundloop.domain.result import RunResult
+from boundloop.policies.errors import BoundloopError, StoreDamaged, StoreUnwritable
+from boundloop.runstore.conversations import ConversationRecords, stored_result
+from boundloop.runstore.feedback import FeedbackRecords
+from boundloop.runstore.process import still_running, worker_id
+from boundloop.runstore.retention import INTERRUPTED_AFTER_S, PRUNE_BATCH, Retention
+from boundloop.runstore.sql import Migration, Sql
 
 __all__ = ["Migration", "RunStore", "Sql", "StoreKind"]
 log = logging.getLogger(__name__)

@@ -18,9 +18,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from retrieval.embeddings import MiniLMOnnxEmbeddings, MiniLMTorchEmbeddings  # noqa: E402
-from retrieval.minilm_files import model_dir  # noqa: E402
-from retrieval.minilm_torch_export import export_int8_onnx  # noqa: E402
+from boundloop.retrieval.embeddings import MiniLMOnnxEmbeddings, MiniLMTorchEmbeddings  # noqa: E402
+from boundloop.retrieval.minilm_files import model_dir  # noqa: E402
+from boundloop.retrieval.minilm_torch_export import export_int8_onnx  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "minilm_reference.npz"
 

@@ -18,8 +18,8 @@ from typing import Literal, get_args
 
 from starlette.types import ASGIApp, Scope
 
-from policies.errors import BoundloopError
-from service.response_watch import ReportingMiddleware, ResponseWatch
+from boundloop.policies.errors import BoundloopError
+from boundloop.service.response_watch import ReportingMiddleware, ResponseWatch
 
 AccessLogFormat = Literal["text", "json", "off"]
 FORMATS: tuple[str, ...] = get_args(AccessLogFormat)

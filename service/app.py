@@ -14,21 +14,21 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
-from service.access_log import AccessLogFormat, AccessLogMiddleware, format_from_env
-from service.error_handlers import install_error_handlers
-from service.master_watch import watch_master
-from service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
-from service.rate_limit_middleware import RateLimitMiddleware
-from service.routes_ask import router as ask_router
-from service.routes_conversations import router as conversations_router
-from service.routes_ingest import router as ingest_router
-from service.routes_me import router as me_router
-from service.routes_ops import router as ops_router
-from service.routes_runs import router as runs_router
-from service.settings import ServiceSettings
-from service.state import ServiceState, build_state
-from service.web import install_web
-from service.web import router as web_router
+from boundloop.service.access_log import AccessLogFormat, AccessLogMiddleware, format_from_env
+from boundloop.service.error_handlers import install_error_handlers
+from boundloop.service.master_watch import watch_master
+from boundloop.service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
+from boundloop.service.rate_limit_middleware import RateLimitMiddleware
+from boundloop.service.routes_ask import router as ask_router
+from boundloop.service.routes_conversations import router as conversations_router
+from boundloop.service.routes_ingest import router as ingest_router
+from boundloop.service.routes_me import router as me_router
+from boundloop.service.routes_ops import router as ops_router
+from boundloop.service.routes_runs import router as runs_router
+from boundloop.service.settings import ServiceSettings
+from boundloop.service.state import ServiceState, build_state
+from boundloop.service.web import install_web
+from boundloop.service.web import router as web_router
 
 ROUTERS = (ask_router, conversations_router, runs_router, ingest_router, ops_router, me_router)
 

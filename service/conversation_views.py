@@ -12,10 +12,10 @@ import base64
 import binascii
 from datetime import UTC, datetime
 
-from runstore.conversations import ConversationRow, TurnRow
-from service.errors import InvalidInput, NotFound
-from service.models import ConversationSummary, ConversationTurn, ConversationView
-from service.state import ServiceState
+from boundloop.runstore.conversations import ConversationRow, TurnRow
+from boundloop.service.errors import InvalidInput, NotFound
+from boundloop.service.models import ConversationSummary, ConversationTurn, ConversationView
+from boundloop.service.state import ServiceState
 
 
 def _time(epoch: float) -> datetime:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from policies.entitlements import Directory
-from policies.errors import DirectoryError
-from retrieval.config import DEMO_ROOT
+from boundloop.policies.entitlements import Directory
+from boundloop.policies.errors import DirectoryError
+from boundloop.retrieval.config import DEMO_ROOT
 
 DEMO_DIRECTORY = DEMO_ROOT / "directory.yaml"
 NO_DIRECTORY = (

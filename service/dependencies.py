@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPBearer
 
-from service.errors import Forbidden
-from service.state import ServiceState
+from boundloop.service.errors import Forbidden
+from boundloop.service.state import ServiceState
 
 ADMIN_GROUP = "admin"
 

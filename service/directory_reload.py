@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from policies.entitlements import Directory
-from policies.errors import DirectoryError
+from boundloop.policies.entitlements import Directory
+from boundloop.policies.errors import DirectoryError
 
 log = logging.getLogger(__name__)
 CHECK_INTERVAL_S = 1.0

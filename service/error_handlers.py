@@ -13,10 +13,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from policies.errors import BoundloopError, EntitlementError, StoreDamaged, StoreUnwritable, UnknownConversation
-from service.errors import AuthenticationFailed, ServiceError
-from service.ingest_upload import UploadRejected
-from service.models import error_body
+from boundloop.policies.errors import (
+    BoundloopError,
+    EntitlementError,
+    StoreDamaged,
+    StoreUnwritable,
+    UnknownConversation,
+)
+from boundloop.service.errors import AuthenticationFailed, ServiceError
+from boundloop.service.ingest_upload import UploadRejected
+from boundloop.service.models import error_body
 
 log = logging.getLogger(__name__)
 MALFORMED_JSON = "json_invalid"

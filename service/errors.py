@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 
 class ServiceError(BoundloopError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from service.state import ServiceState
+from boundloop.service.state import ServiceState
 
 MIN_FREE_BYTES = 1024 * 1024  # less than this left on a disk: ingest and runs are about to fail
 

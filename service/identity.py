@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import jwt
 
-from policies.entitlements import DirectorySource
-from service.errors import AuthenticationFailed
+from boundloop.policies.entitlements import DirectorySource
+from boundloop.service.errors import AuthenticationFailed
 
 JWT_ALGORITHM = "HS256"
 JWT_LEEWAY_S = 30  # clock skew allowed between the token issuer and this server, on the lifetime only

@@ -6,11 +6,11 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from retrieval.backend import Encoder, IndexBackend
-from retrieval.documents import Document, LoadProblem
-from retrieval.ingest import IngestReport, ingest
-from retrieval.loaders import load_jsonl
-from service.errors import InvalidInput
+from boundloop.retrieval.backend import Encoder, IndexBackend
+from boundloop.retrieval.documents import Document, LoadProblem
+from boundloop.retrieval.ingest import IngestReport, ingest
+from boundloop.retrieval.loaders import load_jsonl
+from boundloop.service.errors import InvalidInput
 
 
 class UploadRejected(InvalidInput):

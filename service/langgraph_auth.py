@@ -21,11 +21,11 @@ from typing import Any
 from langgraph_sdk import Auth
 from starlette.concurrency import run_in_threadpool
 
-from graph.runner import validate_question
-from policies.errors import BoundloopError
-from service.dependencies import ADMIN_GROUP
-from service.errors import AuthenticationFailed
-from service.state import ServiceState, shared_state
+from boundloop.graph.runner import validate_question
+from boundloop.policies.errors import BoundloopError
+from boundloop.service.dependencies import ADMIN_GROUP
+from boundloop.service.errors import AuthenticationFailed
+from boundloop.service.state import ServiceState, shared_state
 
 auth = Auth()
 OWNER = "owner"

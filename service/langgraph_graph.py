@@ -17,9 +17,9 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph_sdk.runtime import ServerRuntime
 from starlette.concurrency import run_in_threadpool
 
-from graph.builder import build_graph
-from graph.context import RunContext
-from service.state import shared_state
+from boundloop.graph.builder import build_graph
+from boundloop.graph.context import RunContext
+from boundloop.service.state import shared_state
 
 Loop = CompiledStateGraph[Any, RunContext, Any, Any]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.app import create_app
-from service.state import shared_state
+from boundloop.service.app import create_app
+from boundloop.service.state import shared_state
 
 app = create_app(state_factory=shared_state)

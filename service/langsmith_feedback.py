@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from domain.feedback import Feedback
+from boundloop.domain.feedback import Feedback
 
 log = logging.getLogger(__name__)
 FEEDBACK_KEY = "user_score"

@@ -12,8 +12,8 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service import metrics
-from service.response_watch import ReportingMiddleware, ResponseWatch
+from boundloop.service import metrics
+from boundloop.service.response_watch import ReportingMiddleware, ResponseWatch
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:

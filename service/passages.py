@@ -7,10 +7,10 @@ or put out of the caller's reach is not shown again).
 
 from __future__ import annotations
 
-from policies.entitlements import AccessFilter
-from service.errors import NotFound
-from service.models import Passage
-from service.state import ServiceState
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.service.errors import NotFound
+from boundloop.service.models import Passage
+from boundloop.service.state import ServiceState
 
 
 def cited_passages(state: ServiceState, run_id: str, user: str) -> list[Passage]:

@@ -12,7 +12,7 @@ from collections import OrderedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 FAILED_AUTH_COST = 10.0
 MAX_TRACKED = 10_000  # buckets kept per table; the least recently used go first (a full bucket loses nothing)

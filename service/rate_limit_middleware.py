@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from service.rate_limit import FAILED_AUTH_COST, Rate, TokenBuckets, retry_after
-from service.response_watch import ResponseWatch
+from boundloop.service.rate_limit import FAILED_AUTH_COST, Rate, TokenBuckets, retry_after
+from boundloop.service.response_watch import ResponseWatch
 
 UNCOUNTED_PATHS = frozenset({"/healthz", "/metrics", "/ok"})
 

@@ -9,12 +9,12 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from domain.result import RunResult
-from service import metrics
-from service.dependencies import CurrentUser, State
-from service.models import AskRequest, error_responses
-from service.sse import SSE_MEDIA_TYPE
-from service.streaming import open_stream
+from boundloop.domain.result import RunResult
+from boundloop.service import metrics
+from boundloop.service.dependencies import CurrentUser, State
+from boundloop.service.models import AskRequest, error_responses
+from boundloop.service.sse import SSE_MEDIA_TYPE
+from boundloop.service.streaming import open_stream
 
 router = APIRouter(tags=["ask"])
 ERRORS = error_responses(400, 401, 403, 404, 413, 422, 500, 503)

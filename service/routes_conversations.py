@@ -11,9 +11,9 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Response
 from starlette.concurrency import run_in_threadpool
 
-from service.conversation_views import cursor_after, read_cursor, require_conversation, summary, view
-from service.dependencies import CurrentUser, State
-from service.models import ID_PATTERN, ConversationPage, ConversationView, error_responses
+from boundloop.service.conversation_views import cursor_after, read_cursor, require_conversation, summary, view
+from boundloop.service.dependencies import CurrentUser, State
+from boundloop.service.models import ID_PATTERN, ConversationPage, ConversationView, error_responses
 
 router = APIRouter(tags=["conversations"])
 ConversationId = Annotated[str, Path(pattern=ID_PATTERN, description="The conversation_id from an ask response.")]

@@ -6,10 +6,10 @@ from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from service.dependencies import AdminUser, State
-from service.errors import InvalidInput, UnsupportedMediaType
-from service.ingest_upload import ingest_upload
-from service.models import IngestResponse, error_responses
+from boundloop.service.dependencies import AdminUser, State
+from boundloop.service.errors import InvalidInput, UnsupportedMediaType
+from boundloop.service.ingest_upload import ingest_upload
+from boundloop.service.models import IngestResponse, error_responses
 
 router = APIRouter(tags=["ingest"])
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines", "text/plain")

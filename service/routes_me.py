@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
-from service.dependencies import CurrentUser, State
-from service.models import Me, error_responses
+from boundloop.service.dependencies import CurrentUser, State
+from boundloop.service.models import Me, error_responses
 
 router = APIRouter(tags=["identity"])
 

@@ -6,10 +6,10 @@ from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from service import metrics
-from service.dependencies import State
-from service.health import problems
-from service.models import Health
+from boundloop.service import metrics
+from boundloop.service.dependencies import State
+from boundloop.service.health import problems
+from boundloop.service.models import Health
 
 router = APIRouter(tags=["operations"])
 

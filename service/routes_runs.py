@@ -11,14 +11,14 @@ from typing import Annotated
 from fastapi import APIRouter, BackgroundTasks, Path
 from starlette.concurrency import run_in_threadpool
 
-from domain.feedback import Rating
-from policies.budget import limits_as_usage
-from policies.errors import BoundloopError
-from service.dependencies import CurrentUser, State
-from service.errors import Conflict, NotFound
-from service.models import ID_PATTERN, FeedbackView, PassagesResponse, RunView, TraceResponse, error_responses
-from service.passages import cited_passages
-from service.run_access import evidence_chunks, require_owner, require_readable
+from boundloop.domain.feedback import Rating
+from boundloop.policies.budget import limits_as_usage
+from boundloop.policies.errors import BoundloopError
+from boundloop.service.dependencies import CurrentUser, State
+from boundloop.service.errors import Conflict, NotFound
+from boundloop.service.models import ID_PATTERN, FeedbackView, PassagesResponse, RunView, TraceResponse, error_responses
+from boundloop.service.passages import cited_passages
+from boundloop.service.run_access import evidence_chunks, require_owner, require_readable
 
 router = APIRouter(tags=["runs"])
 RunId = Annotated[str, Path(pattern=ID_PATTERN, description="The run id from an ask response.")]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from domain.models import Evidence
-from service.errors import Forbidden, NotFound
-from service.state import ServiceState
+from boundloop.domain.models import Evidence
+from boundloop.service.errors import Forbidden, NotFound
+from boundloop.service.state import ServiceState
 
 WITHHELD = "run withheld: it shows documents you can no longer read"
 

@@ -7,10 +7,10 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from policies.errors import BoundloopError
-from runstore.location import checkpoint_url_from_env
-from service.identity import DEFAULT_JWT_MAX_TTL_S
-from service.rate_limit import Rate
+from boundloop.policies.errors import BoundloopError
+from boundloop.runstore.location import checkpoint_url_from_env
+from boundloop.service.identity import DEFAULT_JWT_MAX_TTL_S
+from boundloop.service.rate_limit import Rate
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_INGEST_BYTES = 8 * 1024 * 1024

@@ -5,22 +5,22 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from graph.reasoner import Reasoner
-from graph.runner import LoopRunner
-from policies.budget import BudgetLimits
-from policies.entitlements import Directory, DirectorySource, EntitlementResolver
-from policies.errors import BoundloopError
-from reasoners.factory import build_reasoner
-from retrieval.backend import Encoder, IndexBackend
-from retrieval.config import Locations, open_index, resolve_locations
-from retrieval.embeddings import build_embeddings
-from runstore.location import open_run_store, state_dir
-from runstore.store import RunStore
-from service.demo_keys import NO_DIRECTORY, refuse_published_keys
-from service.directory_reload import ReloadingDirectory
-from service.identity import IdentityResolver
-from service.langsmith_feedback import LangSmithFeedback
-from service.settings import ServiceSettings
+from boundloop.graph.reasoner import Reasoner
+from boundloop.graph.runner import LoopRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.entitlements import Directory, DirectorySource, EntitlementResolver
+from boundloop.policies.errors import BoundloopError
+from boundloop.reasoners.factory import build_reasoner
+from boundloop.retrieval.backend import Encoder, IndexBackend
+from boundloop.retrieval.config import Locations, open_index, resolve_locations
+from boundloop.retrieval.embeddings import build_embeddings
+from boundloop.runstore.location import open_run_store, state_dir
+from boundloop.runstore.store import RunStore
+from boundloop.service.demo_keys import NO_DIRECTORY, refuse_published_keys
+from boundloop.service.directory_reload import ReloadingDirectory
+from boundloop.service.identity import IdentityResolver
+from boundloop.service.langsmith_feedback import LangSmithFeedback
+from boundloop.service.settings import ServiceSettings
 
 
 @dataclass

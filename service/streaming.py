@@ -13,11 +13,11 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
-from domain.result import RunResult
-from domain.trace import Span
-from service import metrics
-from service.sse import sse_event
-from service.state import ServiceState
+from boundloop.domain.result import RunResult
+from boundloop.domain.trace import Span
+from boundloop.service import metrics
+from boundloop.service.sse import sse_event
+from boundloop.service.state import ServiceState
 
 log = logging.getLogger(__name__)
 _DONE = object()

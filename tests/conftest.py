@@ -13,9 +13,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("LANGSMITH_TRACING", "false")
 
-from policies.entitlements import AccessFilter, Directory, EntitlementResolver  # noqa: E402
-from retrieval.query_terms import content_terms  # noqa: E402
-from retrieval.sqlite_index import SqliteIndex  # noqa: E402
+from boundloop.policies.entitlements import AccessFilter, Directory, EntitlementResolver  # noqa: E402
+from boundloop.retrieval.query_terms import content_terms  # noqa: E402
+from boundloop.retrieval.sqlite_index import SqliteIndex  # noqa: E402
 
 
 class HashEncoder:
@@ -86,8 +86,8 @@ def resolver() -> EntitlementResolver:
 
 @pytest.fixture
 def index(tmp_path: Path, encoder: HashEncoder, docs_jsonl: Path) -> SqliteIndex:
-    from retrieval.ingest import ingest
-    from retrieval.loaders import load_jsonl
+    from boundloop.retrieval.ingest import ingest
+    from boundloop.retrieval.loaders import load_jsonl
 
     idx = SqliteIndex(tmp_path / "index", create=True)
     ingest(idx, encoder, load_jsonl(docs_jsonl), show_progress=False)
@@ -101,7 +101,7 @@ def access(*groups: str) -> AccessFilter:
 
 @pytest.fixture(scope="session")
 def real_encoder():
-    from retrieval.embeddings import build_embeddings
+    from boundloop.retrieval.embeddings import build_embeddings
 
     return build_embeddings()
 
@@ -109,7 +109,7 @@ def real_encoder():
 @pytest.fixture(scope="session")
 def demo_cache(tmp_path_factory, real_encoder):
     """A private cache folder for the demo index, sharing the exported encoder model with the user cache."""
-    from retrieval.cache import cache_dir
+    from boundloop.retrieval.cache import cache_dir
 
     models = cache_dir() / "models"
     folder = tmp_path_factory.mktemp("cache")
@@ -163,7 +163,7 @@ def empty_backend(request, tmp_path: Path):
     if request.param == "sqlite":
         backend = SqliteIndex(tmp_path / "index", create=True)
     else:
-        from retrieval.postgres import PostgresIndex
+        from boundloop.retrieval.postgres import PostgresIndex
         from tests.postgres_backend.databases import drop_index
 
         settings = request.getfixturevalue("pg_index_database")
@@ -176,8 +176,8 @@ def empty_backend(request, tmp_path: Path):
 @pytest.fixture
 def backend(empty_backend, encoder: HashEncoder, docs_jsonl: Path):
     """The small test corpus (DOCS) in each kind of index."""
-    from retrieval.ingest import ingest
-    from retrieval.loaders import load_jsonl
+    from boundloop.retrieval.ingest import ingest
+    from boundloop.retrieval.loaders import load_jsonl
 
     ingest(empty_backend, encoder, load_jsonl(docs_jsonl), show_progress=False)
     return empty_backend

@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from graph.reasoner import StepResult
-from graph.runner import LoopRunner
-from policies.budget import BudgetLimits
-from reasoners.offline import OfflineReasoner
-from runstore.sqlite import SqliteRunStore
+from boundloop.graph.reasoner import StepResult
+from boundloop.graph.runner import LoopRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.runstore.sqlite import SqliteRunStore
 
 
 def make_runner(index, encoder, resolver, tmp_path=None, reasoner=None, **limits) -> LoopRunner:
@@ -46,7 +46,7 @@ class AlwaysRefine(OfflineReasoner):
     """Keeps asking for one more hop, to trip the hop limit."""
 
     def refine(self, question, understanding, subqueries, evidence, assessment, hop):
-        from domain.models import Refinement, SubQuery
+        from boundloop.domain.models import Refinement, SubQuery
 
         query = SubQuery(id=f"again{hop}", text=f"{question} {hop}", mode="hybrid", k=2)
         return StepResult(Refinement(action="retrieve", subqueries=[query], reason="always one more"))

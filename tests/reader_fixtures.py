@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.models import Evidence, Understanding
-from reasoners.offline.extractive import synthesise
+from boundloop.domain.models import Evidence, Understanding
+from boundloop.reasoners.offline.extractive import synthesise
 
 
 def evidence(doc_id: str, title: str, text: str, hop: int = 1, score: float = 0.03) -> Evidence:

@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-from cli.chat_command import chat
-from cli.main import main
-from reasoners.offline import OfflineReasoner
+from boundloop.cli.chat_command import chat
+from boundloop.cli.main import main
+from boundloop.reasoners.offline import OfflineReasoner
 from tests.loop_fixtures import make_runner
 
 pytestmark = pytest.mark.slow
@@ -87,7 +87,7 @@ def test_ctrl_c_cancels_the_running_question_and_the_session_goes_on(capsys, tmp
 
 
 def test_ctrl_c_while_an_answer_prints_keeps_the_session(capsys, monkeypatch, tmp_path, index, encoder, resolver):
-    from cli import chat_command
+    from boundloop.cli import chat_command
 
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     printed = iter([KeyboardInterrupt(), None])
@@ -141,10 +141,11 @@ def test_an_error_a_ctrl_c_causes_inside_the_run_is_a_cancel_and_other_errors_ar
         raise AssertionError("not asked")
 
     lines = iter(["cancelled", "broken"])
+    before = signal.getsignal(signal.SIGINT)  # Python's default, or SIG_IGN under nohup or `&`
     with pytest.raises(ValueError, match="a real bug"):  # no Ctrl-C: the error is reported, not swallowed
         chat("bob", ask, lambda prompt: next(lines))
     assert asked == ["cancelled", "broken"] and capsys.readouterr().out.count("(cancelled)") == 1
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own handler is back
+    assert signal.getsignal(signal.SIGINT) == before  # the handler in force before the chat is back
 
 
 def test_chat_ends_at_end_of_input_and_a_ctrl_c_at_the_prompt_clears_the_line(capsys):
@@ -161,7 +162,7 @@ def test_chat_in_a_terminal(demo_cache):
     Ctrl-C, the follow-up again, /quit."""
     env = {**os.environ, "BOUNDLOOP_CACHE": str(demo_cache), "HF_HUB_OFFLINE": "1", "LANGSMITH_TRACING": "false"}
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "chat", "--user", "alice"], stdin=follower,
+    proc = subprocess.Popen([sys.executable, "-m", "boundloop", "chat", "--user", "alice"], stdin=follower,
                             stdout=follower, stderr=follower, env=env, start_new_session=True)
     os.close(follower)
     seen = b""

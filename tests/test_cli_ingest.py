@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
+from boundloop.cli.main import main
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,7 +104,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path, demo_cache):
     jsonl(lines, [{"id": i, "user": "alice", "question": "leave policy days"} for i in range(400)])
     environ = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDLOOP_")}
     environ["BOUNDLOOP_CACHE"] = str(demo_cache)
-    reader = subprocess.Popen([sys.executable, "-m", "cli.main", "search", "--batch", str(lines)], cwd=ROOT,
+    reader = subprocess.Popen([sys.executable, "-m", "boundloop", "search", "--batch", str(lines)], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ)
     assert reader.stdout is not None and reader.stdout.readline()  # like `| head -1`
     reader.stdout.close()

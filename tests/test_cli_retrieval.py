@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from cli.main import main
+from boundloop.cli.main import main
 
 pytestmark = pytest.mark.slow
 
@@ -115,7 +115,7 @@ def test_bad_input_gets_a_clear_error(env, capsys, docs_jsonl, argv, message, re
 def test_no_traceback_from_a_real_process(tmp_path):
     environ = dict(os.environ, BOUNDLOOP_INDEX=str(tmp_path / "missing"), BOUNDLOOP_DIRECTORY=str(tmp_path / "d.json"))
     result = subprocess.run(
-        [sys.executable, "-m", "cli.main", "search", "x", "--user", "bob"],
+        [sys.executable, "-m", "boundloop", "search", "x", "--user", "bob"],
         capture_output=True, text=True, env=environ, timeout=60,
     )
     assert result.returncode == 2

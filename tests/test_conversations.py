@@ -8,15 +8,15 @@ import json
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from domain.conversation import MAX_CONTEXT_TURNS, Turn
-from domain.result import RunResult
-from graph.builder import build_graph
-from graph.reducers import add_turns
-from policies.entitlements import Directory, EntitlementResolver
-from policies.errors import UnknownConversation
-from retrieval.ingest import ingest
-from retrieval.loaders import load_jsonl
-from runstore.serde import checkpoint_serde
+from boundloop.domain.conversation import MAX_CONTEXT_TURNS, Turn
+from boundloop.domain.result import RunResult
+from boundloop.graph.builder import build_graph
+from boundloop.graph.reducers import add_turns
+from boundloop.policies.entitlements import Directory, EntitlementResolver
+from boundloop.policies.errors import UnknownConversation
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_jsonl
+from boundloop.runstore.serde import checkpoint_serde
 from tests.conftest import DOCS, USERS
 from tests.loop_fixtures import make_runner
 

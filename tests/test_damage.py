@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from runstore.sqlite import SqliteRunStore
+from boundloop.runstore.sqlite import SqliteRunStore
 from tests.loop_fixtures import make_runner
 
 QUESTION = "Who is the Head of Finance?"
@@ -65,7 +65,7 @@ def test_damage_found_while_in_use_leaves_runs_unrecorded_and_the_next_open_repl
 @pytest.fixture
 def damaged_index(tmp_path, monkeypatch, directory_file, docs_jsonl, real_encoder, capsys):
     """An index folder whose pages past the first were overwritten (the file still opens)."""
-    from cli.main import main
+    from boundloop.cli.main import main
 
     folder = tmp_path / "idx"
     monkeypatch.setenv("BOUNDLOOP_INDEX", str(folder))
@@ -84,7 +84,7 @@ def damaged_index(tmp_path, monkeypatch, directory_file, docs_jsonl, real_encode
     ["doctor"],
 ])
 def test_a_damaged_index_is_one_clear_line_and_exit_2(damaged_index, argv, capsys, docs_jsonl):
-    from cli.main import main
+    from boundloop.cli.main import main
 
     before = (damaged_index / "index.db").read_bytes()
     assert main(argv) == 2
@@ -99,15 +99,15 @@ def test_a_damaged_index_is_one_clear_line_and_exit_2(damaged_index, argv, capsy
 
 @pytest.mark.slow
 def test_ingest_refuses_to_write_into_a_damaged_index(damaged_index, capsys, docs_jsonl):
-    from cli.main import main
+    from boundloop.cli.main import main
 
     assert main(["ingest", str(docs_jsonl)]) == 2
     assert "damaged" in capsys.readouterr().err
 
 
 def test_a_damaged_encoder_file_is_one_clear_line(tmp_path, monkeypatch, capsys):
-    from cli.main import main
-    from retrieval.embeddings import build_embeddings
+    from boundloop.cli.main import main
+    from boundloop.retrieval.embeddings import build_embeddings
 
     models = tmp_path / "models"
     models.mkdir()

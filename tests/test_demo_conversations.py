@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from cli.workspace import Workspace
-from evals.conversations import KINDS, ConversationEval, load_conversations
-from graph.runner import LoopRunner
-from policies.budget import BudgetLimits
-from reasoners.offline import OfflineReasoner
-from runstore.sqlite import SqliteRunStore
+from boundloop.cli.workspace import Workspace
+from boundloop.evals.conversations import KINDS, ConversationEval, load_conversations
+from boundloop.graph.runner import LoopRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.runstore.sqlite import SqliteRunStore
 
 pytestmark = pytest.mark.slow
 

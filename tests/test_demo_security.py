@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cli.main import main
-from retrieval.config import DEMO_ROOT
-from retrieval.loaders import load_folder
+from boundloop.cli.main import main
+from boundloop.retrieval.config import DEMO_ROOT
+from boundloop.retrieval.loaders import load_folder
 
 pytestmark = pytest.mark.slow
 

@@ -7,8 +7,8 @@ from contextlib import closing
 
 import pytest
 
-from cli.main import main
-from retrieval.sqlite_check import check_index_agrees, check_integrity
+from boundloop.cli.main import main
+from boundloop.retrieval.sqlite_check import check_index_agrees, check_integrity
 
 
 @pytest.fixture
@@ -40,10 +40,10 @@ def test_chunks_full_text_and_vectors_must_agree(folder, damage, found):
 
 
 def test_postgres_schema_version_and_row_level_security(request, encoder, docs_jsonl):
-    from retrieval.ingest import ingest
-    from retrieval.loaders import load_jsonl
-    from retrieval.postgres import PostgresIndex
-    from retrieval.postgres.doctor import check_postgres_index
+    from boundloop.retrieval.ingest import ingest
+    from boundloop.retrieval.loaders import load_jsonl
+    from boundloop.retrieval.postgres import PostgresIndex
+    from boundloop.retrieval.postgres.doctor import check_postgres_index
     from tests.postgres_backend.databases import drop_index
 
     settings = request.getfixturevalue("pg_index_database")

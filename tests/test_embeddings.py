@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pytest
 
-from retrieval.embeddings import MAX_WORKERS, SHORT_INPUT, MiniLMOnnxEmbeddings, encode_workers
+from boundloop.retrieval.embeddings import MAX_WORKERS, SHORT_INPUT, MiniLMOnnxEmbeddings, encode_workers
 
 pytestmark = pytest.mark.slow
 

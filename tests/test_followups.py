@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from domain.conversation import Turn
-from reasoners.offline import OfflineReasoner
-from reasoners.offline.followups import resolve
-from reasoners.offline.referents import topic
+from boundloop.domain.conversation import Turn
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.reasoners.offline.followups import resolve
+from boundloop.reasoners.offline.referents import topic
 from tests.llm.fakes import budget
 
 LEAVE = "How many days of annual leave do Lisbon employees get?"

@@ -2,11 +2,11 @@ import json
 
 import pytest
 
-from retrieval.chunking import chunk_document, split_sentences
-from retrieval.documents import Document
-from retrieval.ingest import delete, ingest
-from retrieval.loaders import load_jsonl
-from retrieval.search import hybrid_search
+from boundloop.retrieval.chunking import chunk_document, split_sentences
+from boundloop.retrieval.documents import Document
+from boundloop.retrieval.ingest import delete, ingest
+from boundloop.retrieval.loaders import load_jsonl
+from boundloop.retrieval.search import hybrid_search
 from tests.conftest import DOCS, HashEncoder, access
 from tests.postgres_backend import probes
 
@@ -114,7 +114,7 @@ def test_acl_update_is_all_or_nothing_with_its_batch(index, tmp_path, monkeypatc
 
 
 def test_index_from_before_acl_only_updates_is_not_re_encoded(index, tmp_path, docs_jsonl):
-    from retrieval.chunking import CHUNKER_VERSION
+    from boundloop.retrieval.chunking import CHUNKER_VERSION
 
     salt = f"{CHUNKER_VERSION}|{HashEncoder.name}"
     for doc in list(load_jsonl(docs_jsonl))[:4]:  # fingerprints as the older version wrote them: content and ACL
@@ -171,7 +171,7 @@ def test_crash_mid_batch_leaves_index_as_before(index, encoder, tmp_path, monkey
 
 
 def test_encoder_mismatch_is_refused(index, tmp_path, docs_jsonl):
-    from retrieval.errors import IndexStoreError
+    from boundloop.retrieval.errors import IndexStoreError
 
     class Other:
         name, dimension = "other", 8
@@ -205,7 +205,7 @@ def test_pages_are_chunked_separately():
 
 
 def test_a_numbered_step_keeps_its_number_with_its_sentence():
-    from retrieval.chunking import chunk_sentences
+    from boundloop.retrieval.chunking import chunk_sentences
 
     assert chunk_sentences("1. Ask your manager. Then wait.\n2) Open a ticket.\nIn 2024. We grew.") == [
         "1. Ask your manager.", "Then wait.", "2) Open a ticket.", "In 2024.", "We grew."]

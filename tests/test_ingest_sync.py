@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from retrieval.backend import AclUpdate, Applied, DocumentWrite, StoredDocument, WriteBatch
-from retrieval.documents import Document
-from retrieval.errors import IndexStoreError
-from retrieval.ingest import SyncScope, ingest
-from retrieval.loaders import load_folder, load_jsonl
-from retrieval.write_plan import reconcile
+from boundloop.retrieval.backend import AclUpdate, Applied, DocumentWrite, StoredDocument, WriteBatch
+from boundloop.retrieval.documents import Document
+from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.ingest import SyncScope, ingest
+from boundloop.retrieval.loaders import load_folder, load_jsonl
+from boundloop.retrieval.write_plan import reconcile
 from tests.conftest import DOCS, HashEncoder
 
 
@@ -136,7 +136,7 @@ def test_reconcile_refuses_a_relabel_of_content_that_changed_meanwhile():
 def test_an_index_from_before_origins_is_upgraded_in_place(tmp_path, docs_jsonl):
     import sqlite3
 
-    from retrieval.sqlite_index import SqliteIndex
+    from boundloop.retrieval.sqlite_index import SqliteIndex
 
     index = SqliteIndex(tmp_path / "idx", create=True)
     ingest(index, HashEncoder(), load_jsonl(docs_jsonl), show_progress=False)

@@ -2,9 +2,9 @@ import json
 
 import pytest
 
-from retrieval.documents import Document, LoadProblem
-from retrieval.errors import IngestError
-from retrieval.loaders import load_folder, load_jsonl, load_path
+from boundloop.retrieval.documents import Document, LoadProblem
+from boundloop.retrieval.errors import IngestError
+from boundloop.retrieval.loaders import load_folder, load_jsonl, load_path
 from tests.pdfgen import write_pdf
 
 
@@ -195,7 +195,7 @@ def test_a_link_loop_inside_the_folder_ends(tmp_path):
 
 def test_an_html_table_is_read_row_by_row_with_its_header(tmp_path):
     """'Person: Ken Ito; Title: Data Protection Officer; ...', not 'Ken ItoData Protection Officerken.ito@...'."""
-    from retrieval.chunking import split_sentences
+    from boundloop.retrieval.chunking import split_sentences
 
     (tmp_path / "contacts.html").write_text(
         "<html><head><title>Key contacts</title></head><body><h1>Key contacts</h1>\n<table>\n"

@@ -5,12 +5,12 @@ import sqlite3
 
 import pytest
 
-from domain.models import Claim, Evidence
-from graph.builder import build_graph
-from policies.entitlements import Directory, EntitlementResolver
-from policies.verification import check_claims, grounded_short_answer
-from retrieval.ingest import ingest
-from retrieval.loaders import load_jsonl
+from boundloop.domain.models import Claim, Evidence
+from boundloop.graph.builder import build_graph
+from boundloop.policies.entitlements import Directory, EntitlementResolver
+from boundloop.policies.verification import check_claims, grounded_short_answer
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_jsonl
 from tests.loop_fixtures import make_runner
 
 RESTRICTED = {"salaries", "reorg", "orphan"}
@@ -54,7 +54,7 @@ def test_user_without_groups_gets_an_abstention(index, encoder, resolver):
 
 
 def test_unknown_user_is_refused_before_anything_runs(index, encoder, resolver):
-    from policies.errors import UnknownUserError
+    from boundloop.policies.errors import UnknownUserError
 
     with pytest.raises(UnknownUserError):
         make_runner(index, encoder, resolver).ask("Who is the Head of Finance?", "mallory")
@@ -81,7 +81,7 @@ def test_out_of_scope_chitchat_abstains_without_searching(index, encoder, resolv
 
 
 def test_fallback_lists_permitted_results_when_no_claim_is_grounded(index, encoder, resolver, monkeypatch):
-    from reasoners.offline import extractive
+    from boundloop.reasoners.offline import extractive
 
     monkeypatch.setattr(extractive, "answers", lambda *args: False)  # the synthesiser finds nothing good enough
     result = make_runner(index, encoder, resolver).ask("Who is the Head of Finance?", "bob")

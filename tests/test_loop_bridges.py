@@ -4,14 +4,14 @@ import json
 
 import pytest
 
-from domain.models import Assessment, Evidence, Gap, SubQuery, Understanding
-from domain.text import name_spans
-from nodes.retrieve import stating_first
-from reasoners.offline import assess, planning
-from retrieval.documents import SearchHit
-from retrieval.ingest import ingest
-from retrieval.loaders import load_jsonl
-from retrieval.titles import split_names
+from boundloop.domain.models import Assessment, Evidence, Gap, SubQuery, Understanding
+from boundloop.domain.text import name_spans
+from boundloop.nodes.retrieve import stating_first
+from boundloop.reasoners.offline import assess, planning
+from boundloop.retrieval.documents import SearchHit
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_jsonl
+from boundloop.retrieval.titles import split_names
 from tests.loop_fixtures import make_runner
 
 GUIDE = {"id": "guide", "title": "Night shift guide", "acl": ["all-staff"],
@@ -144,7 +144,7 @@ def test_a_link_no_document_titles_is_found_by_its_wording(index, encoder, resol
 
 
 def test_a_multi_hop_answer_chains_the_bridge_sentence_and_the_answer_sentence():
-    from reasoners.offline import extractive
+    from boundloop.reasoners.offline import extractive
 
     question = "Where is the person who owns the night shift rota based?"
     understanding = Understanding(query_class="multi_hop", entities=[], answer_type="place")

@@ -4,11 +4,11 @@ import time
 
 import pytest
 
-from graph.ledger import Ledger
-from graph.runner import LoopRunner
-from policies.budget import BudgetLimits
-from policies.errors import BoundloopError
-from reasoners.offline import OfflineReasoner
+from boundloop.graph.ledger import Ledger
+from boundloop.graph.runner import LoopRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.errors import BoundloopError
+from boundloop.reasoners.offline import OfflineReasoner
 from tests.loop_fixtures import AlwaysRefine, Clock, CostlyEvaluate, make_runner
 
 QUESTION = "Who is the Head of Finance?"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.models import Conflict
-from policies.outcome import shown_conflicts
+from boundloop.domain.models import Conflict
+from boundloop.policies.outcome import shown_conflicts
 
 _THRESHOLDS = Conflict(topic="Purchases approved", values=["EUR 20000", "EUR 50000"],
                        chunk_ids=["purchasing-2026#0", "purchasing-2025#0"])

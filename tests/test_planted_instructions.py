@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from domain.models import Claim, Evidence
-from policies.verification import check_claims
-from retrieval.ingest import ingest
-from retrieval.loaders import load_jsonl
+from boundloop.domain.models import Claim, Evidence
+from boundloop.policies.verification import check_claims
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_jsonl
 from tests.loop_fixtures import make_runner
 
 PLANTED = [  # id, title, text

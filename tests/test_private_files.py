@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import stat
 
-from retrieval.ingest import ingest
-from retrieval.loaders import load_jsonl
-from retrieval.sqlite_index import INDEX_FILE, SqliteIndex
-from runstore.sqlite import SqliteRunStore
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_jsonl
+from boundloop.retrieval.sqlite_index import INDEX_FILE, SqliteIndex
+from boundloop.runstore.sqlite import SqliteRunStore
 
 
 def mode(path) -> int:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from graph.runner import LoopRunner
-from policies.budget import BudgetLimits
-from policies.errors import StoreUnwritable
-from reasoners.offline import OfflineReasoner
-from retrieval.search import hybrid_search
-from retrieval.sqlite_index import SqliteIndex
-from runstore.location import open_run_store, state_dir
+from boundloop.graph.runner import LoopRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.errors import StoreUnwritable
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.retrieval.search import hybrid_search
+from boundloop.retrieval.sqlite_index import SqliteIndex
+from boundloop.runstore.location import open_run_store, state_dir
 from tests.conftest import access
 
 
@@ -62,7 +62,7 @@ def test_a_read_only_index_is_searched(read_only_index, encoder):
 
 
 def _one_delete():
-    from retrieval.backend import WriteBatch
+    from boundloop.retrieval.backend import WriteBatch
 
     return WriteBatch(upserts=[], deletes=["expense"])
 

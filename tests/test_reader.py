@@ -6,17 +6,17 @@ import threading
 
 import pytest
 
-from domain.models import Understanding
-from domain.text import stem
-from reasoners.offline.answer_types import expected_answer
-from reasoners.offline.candidates import candidates
-from reasoners.offline.extractive import synthesise
-from reasoners.offline.ranges import held_values
-from reasoners.offline.render import render
-from reasoners.offline.similarity import EncoderSimilarity
-from reasoners.offline.spans import spans
-from reasoners.offline.units import units_of
-from reasoners.offline.versions import older_versions
+from boundloop.domain.models import Understanding
+from boundloop.domain.text import stem
+from boundloop.reasoners.offline.answer_types import expected_answer
+from boundloop.reasoners.offline.candidates import candidates
+from boundloop.reasoners.offline.extractive import synthesise
+from boundloop.reasoners.offline.ranges import held_values
+from boundloop.reasoners.offline.render import render
+from boundloop.reasoners.offline.similarity import EncoderSimilarity
+from boundloop.reasoners.offline.spans import spans
+from boundloop.reasoners.offline.units import units_of
+from boundloop.reasoners.offline.versions import older_versions
 from tests.reader_fixtures import evidence, short_answer
 
 
@@ -373,7 +373,7 @@ def test_the_steps_to_do_something_are_a_procedure_whatever_the_question_is_clas
 
 
 def test_an_acronym_reads_as_the_words_the_documents_spell_it_with():
-    from reasoners.offline.acronyms import expanded
+    from boundloop.reasoners.offline.acronyms import expanded
 
     contacts = evidence("people", "Key contacts", "Person: Ken Ito; Title: Data Protection Officer; Email: "
                         "ken.ito@delta.example")
@@ -395,7 +395,7 @@ def test_an_acronym_reads_as_the_words_the_documents_spell_it_with():
     ("Which room does the person who runs the Travel Desk sit in?", "sit"),
 ])
 def test_the_asked_verb(question, verb):
-    from reasoners.offline.reading import asked_verb
+    from boundloop.reasoners.offline.reading import asked_verb
 
     assert asked_verb(question) == verb
 

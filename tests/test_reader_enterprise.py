@@ -7,14 +7,14 @@ from functools import partial
 
 import pytest
 
-from domain.models import Evidence, Understanding
-from domain.text import stems
-from reasoners.offline.answer_types import expected_answer
-from reasoners.offline.bridges import missing_links
-from reasoners.offline.chains import Chain
-from reasoners.offline.extractive import best_chains, synthesise
-from reasoners.offline.ranges import amounts, excludes
-from reasoners.offline.versions import older_versions
+from boundloop.domain.models import Evidence, Understanding
+from boundloop.domain.text import stems
+from boundloop.reasoners.offline.answer_types import expected_answer
+from boundloop.reasoners.offline.bridges import missing_links
+from boundloop.reasoners.offline.chains import Chain
+from boundloop.reasoners.offline.extractive import best_chains, synthesise
+from boundloop.reasoners.offline.ranges import amounts, excludes
+from boundloop.reasoners.offline.versions import older_versions
 from tests.reader_fixtures import evidence
 from tests.reader_fixtures import short_answer as short
 
@@ -78,8 +78,8 @@ def test_how_long_asks_for_a_duration_not_the_word_long():
 
 
 def test_a_possessive_name_with_a_particle_asks_for_its_noun():
-    from domain.text import entities
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.domain.text import entities
+    from boundloop.reasoners.offline.answer_types import expected_answer
 
     assert entities("What's Marloes de Bruijn's extension?") == ["Marloes de Bruijn"]
     assert expected_answer("What's Marloes de Bruijn's extension?").kind == "phone"
@@ -87,7 +87,7 @@ def test_a_possessive_name_with_a_particle_asks_for_its_noun():
 
 
 def test_room_codes_with_letters_are_rooms():
-    from reasoners.offline.spans import finditer
+    from boundloop.reasoners.offline.spans import finditer
 
     text = "Name: H; Room: L3.01; Ext.: 4101; Desk B2-14; Room: T-B1.04"
     assert [text[s:e] for s, e in finditer("room", text)] == ["L3.01", "Desk B2-14", "T-B1.04"]
@@ -111,7 +111,7 @@ def test_a_time_window_is_one_answer_and_its_start_or_end_when_asked():
 
 
 def test_more_currencies_and_whats_without_an_apostrophe():
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.answer_types import expected_answer
 
     table = evidence("travel", "Travel allowances", "Destination: Warsaw; Daily meal allowance: 200 PLN; "
                      "Hotel cap per night: 600 PLN")
@@ -120,7 +120,7 @@ def test_more_currencies_and_whats_without_an_apostrophe():
 
 
 def test_how_quickly_asks_for_a_duration_and_a_day_of_every_month_is_a_date():
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.answer_types import expected_answer
 
     assert expected_answer("How quickly do drivers have to acknowledge an alarm?").kind == "number"
     faq = evidence("faq", "FAQ", "Salaries are paid on the 25th of each month. Payslips appear two days before.")
@@ -134,7 +134,7 @@ def test_a_cell_without_a_number_is_no_extension():
 
 
 def test_a_limit_on_the_quantity_asked_about_decides_yes_or_no():
-    from reasoners.offline.quantities import fits
+    from boundloop.reasoners.offline.quantities import fits
 
     escort = "On the production floor there may be no more than 6 visitors per escort."
     assert fits("Can I take eight visitors onto the floor with one escort?", escort) is False
@@ -150,7 +150,7 @@ def test_a_limit_on_the_quantity_asked_about_decides_yes_or_no():
 
 
 def test_the_clause_that_asks_decides_what_is_asked():
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.answer_types import expected_answer
 
     assert expected_answer("I'm starting in Gdansk next week - who gives me my ID badge?").kind == "person"
     assert expected_answer("The run totals EUR 310,000. In which room does its approver sit?").kind == "room"
@@ -183,14 +183,14 @@ def test_a_table_marked_per_column_answers_yes_no_lists_and_counts():
 
 
 def test_who_and_what_is_their_extension_asks_for_the_extension():
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.answer_types import expected_answer
 
     assert expected_answer("Who do I contact to book the hall, and what's their extension?").kind == "phone"
     assert expected_answer("Who approves it and what is their email address?").kind == "email"
 
 
 def test_names_without_accents_and_questions_that_are_only_a_noun_phrase():
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.answer_types import expected_answer
 
     assert stems("Gdansk") == stems("Gdańsk") and stems("Wrobel") == stems("Wróbel")
     assert expected_answer("email address of the QA manager in Gdansk?").kind == "email"
@@ -199,7 +199,7 @@ def test_names_without_accents_and_questions_that_are_only_a_noun_phrase():
 
 
 def test_a_speed_limit_is_a_measure_and_a_change_answers_with_its_new_value():
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.answer_types import expected_answer
 
     assert expected_answer("What's the forklift speed limit in the warehouse?").kind == "number"
     minutes = evidence("minutes", "Safety minutes", "Decision: the forklift speed limit in the warehouse is reduced "
@@ -218,7 +218,7 @@ def test_what_an_acronym_stands_for_is_the_documents_spelling():
 
 
 def test_a_question_asking_for_a_bound_takes_the_bound_of_that_side():
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.answer_types import expected_answer
     assert expected_answer("What's the most a Site Director can approve on their own?").kind == "amount"
     assert expected_answer("What's the max per transaction on a fuel card?").kind == "amount"
     assert expected_answer("What's the longest a night shift can be?").kind == "number"
@@ -231,7 +231,7 @@ def test_a_question_asking_for_a_bound_takes_the_bound_of_that_side():
 def test_pence_are_an_amount_and_a_national_phone_number_counts_nothing():
     mileage = evidence("expenses", "Expenses", "Own car. Mileage on Trust business is reimbursed at 45p per mile.")
     assert short("What is the mileage rate per mile for my own car?", mileage) == "45p per mile"
-    from reasoners.offline.spans import spans
+    from boundloop.reasoners.offline.spans import spans
     assert spans("phone", "From outside the Trust ring 01632 552222.") == ["01632 552222"]
     assert "01632" not in spans("number", "ring 01632 552222")
 
@@ -250,13 +250,13 @@ def test_an_acronym_the_evidence_both_uses_and_spells_meets_the_spelling_too():
 
 
 def test_contractions_typed_without_apostrophes_are_no_search_terms():
-    from retrieval.query_terms import content_terms
+    from boundloop.retrieval.query_terms import content_terms
     assert content_terms("whats the fine if I dont have a permit, isnt it") == ["fine", "permit"]
     assert "haven" in content_terms("University of New Haven")
 
 
 def test_a_question_opening_with_a_preposition_does_not_name_it():
-    from domain.text import entities
+    from boundloop.domain.text import entities
     assert entities("Above what trip cost does the CFO have to approve travel?") == ["CFO"]
     assert entities("Who directed Before Sunrise?") == ["Before Sunrise"]
 
@@ -274,14 +274,14 @@ def test_a_spelled_count_of_the_asked_for_noun_is_offered_beside_digits():
 
 
 def test_a_question_opening_with_a_condition_is_asked_by_its_last_clause():
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.answer_types import expected_answer
     assert expected_answer("if a london hotel is £140 a night will expenses cover it").kind == "yes_no"
     assert expected_answer("If I leave in June how much do I pay back?").kind == "amount"
     assert expected_answer("When does the office open?").kind == "date"
 
 
 def test_a_cap_on_an_amount_answers_yes_or_no_for_the_amount_given():
-    from reasoners.offline.ranges import within_cap
+    from boundloop.reasoners.offline.ranges import within_cap
     cap = "The maximum the Trust will pay for a hotel is: London: £150 per night, including breakfast"
     assert within_cap("will expenses cover a £140 London hotel?", cap) is True
     assert within_cap("can I book a £160 hotel in London?", cap) is False
@@ -308,8 +308,8 @@ def test_a_rule_for_two_sites_leads_to_the_row_of_the_site_asked_about():
 
 
 def test_a_glossary_laid_out_in_columns_spells_the_acronym_asked_about():
-    from domain.models import Understanding as U
-    from reasoners.offline.planning import plan
+    from boundloop.domain.models import Understanding as U
+    from boundloop.reasoners.offline.planning import plan
     glossary = evidence("glossary", "Glossary of acronyms", "MAST      Mandatory and Statutory Training - the core "
                         "training everyone must complete\nPCN       Parking Charge Notice")
     assert short("whats MAST training", glossary) == "Mandatory and Statutory Training"
@@ -329,7 +329,7 @@ def test_the_biggest_row_by_its_measure_among_the_rows_of_the_place_named():
 
 
 def test_a_bounded_count_counts_the_rows_of_a_place_typed_in_lower_case():
-    from reasoners.offline.casing import cased
+    from boundloop.reasoners.offline.casing import cased
     rooms = evidence("meeting-rooms", "Meeting rooms", ROOMS)
     assert cased("how many rooms at calderbrook general", [rooms]) == "how many rooms at Calderbrook General"
     assert cased("How many rooms at calderbrook general", [rooms]) == "How many rooms at Calderbrook General"
@@ -340,8 +340,8 @@ def test_a_bounded_count_counts_the_rows_of_a_place_typed_in_lower_case():
 
 
 def test_a_count_of_the_kept_claims_is_grounded_by_them():
-    from domain.models import Claim, Verdict
-    from policies.verification import grounded_short_answer
+    from boundloop.domain.models import Claim, Verdict
+    from boundloop.policies.verification import grounded_short_answer
     rows = evidence("rooms", "Rooms", "Room: A; Seats: 14\nRoom: B; Seats: 24")
     kept = [Verdict(claim=Claim(text=t, citations=["rooms#0"]), supported=True) for t in ("A", "B")]
     assert grounded_short_answer("2", kept, [rows]) == "2"
@@ -349,8 +349,8 @@ def test_a_count_of_the_kept_claims_is_grounded_by_them():
 
 
 def test_a_bridge_already_searched_with_its_terms_is_searched_again_by_its_name_alone():
-    from domain.models import Assessment, Gap, SubQuery
-    from reasoners.offline.planning import refine
+    from boundloop.domain.models import Assessment, Gap, SubQuery
+    from boundloop.reasoners.offline.planning import refine
     done = [SubQuery(id="q0", text="which office is the person who approves parking permits in", mode="hybrid",
                      purpose="the whole question", k=3),
             SubQuery(id="r1.2", text="Parking and Security Manager office", mode="hybrid",
@@ -362,12 +362,12 @@ def test_a_bridge_already_searched_with_its_terms_is_searched_again_by_its_name_
 
 
 def test_chains_read_an_ampersand_as_and():
-    from reasoners.offline.chains import names_of
+    from boundloop.reasoners.offline.chains import names_of
     assert names_of("approved by the Parking and Security Manager") == names_of("the Parking & Security Manager")
 
 
 def test_opening_hours_laid_out_in_columns_read_under_their_label():
-    from reasoners.offline.spans import spans
+    from boundloop.reasoners.offline.spans import spans
     assert spans("time", "Saturday            9am - 1pm") == ["9am - 1pm"]
     assert spans("time", "hot lunch 12 noon - 2pm, evening") == ["12 noon - 2pm"]
     hours = evidence("catering", "Staff restaurants", 'Calderbrook General - "The Larder" staff restaurant\n'
@@ -382,7 +382,7 @@ def test_opening_hours_laid_out_in_columns_read_under_their_label():
 
 
 def test_an_acronym_with_its_spelling_beside_it_is_stated_by_the_spelling():
-    from reasoners.offline.answerability import entity_missing, names_absent
+    from boundloop.reasoners.offline.answerability import entity_missing, names_absent
     pay = evidence("executive-pay", "Executive remuneration", "Post: Chief Information Officer; Post holder: Rebecca "
                    "Lindqvist; Basic salary 2025/26: £131,250\nPost: Chief Nurse; Post holder: Angela Foxton; Basic "
                    "salary 2025/26: £143,600")
@@ -394,7 +394,7 @@ def test_an_acronym_with_its_spelling_beside_it_is_stated_by_the_spelling():
 
 
 def test_a_passage_gives_a_minimum_length_in_other_words():
-    from reasoners.offline.units import implied
+    from boundloop.reasoners.offline.units import implied
     assert {"minimum", "length"} <= implied("Passwords must be at least twelve (12) characters long.")
     policy = evidence("it-policy", "IT acceptable use", "Passwords must be at least twelve (12) characters long. "
                       "Requests should be made at least twice the length of the leave requested.")
@@ -403,7 +403,7 @@ def test_a_passage_gives_a_minimum_length_in_other_words():
 
 
 def test_a_band_of_durations_holding_the_length_given_answers_for_it():
-    from reasoners.offline.quantities import banded, quantities
+    from boundloop.reasoners.offline.quantities import banded, quantities
     question = "I've been here three years. How much notice do I have to give if I resign?"
     assert banded("2 years up to 5 years: 2 months", quantities(question)) == (["three"], False)
     assert banded("More than 5 years: 3 months", quantities(question)) == ([], True)
@@ -428,7 +428,7 @@ def test_a_clipped_word_is_read_in_the_passage_that_writes_it_in_full():
 
 
 def test_a_question_about_someone_follows_the_role_a_passage_names_first():
-    from reasoners.offline.bridges import names_in
+    from boundloop.reasoners.offline.bridges import names_in
     policy = evidence("it-policy", "IT acceptable use", "Requests for local administrator rights on any Trust device "
                       "must be approved by the Chief Information Officer.")
     question = "Who has to OK local admin rights on a laptop, and which room do they sit in?"
@@ -437,7 +437,7 @@ def test_a_question_about_someone_follows_the_role_a_passage_names_first():
 
 
 def test_where_someones_office_is_and_what_number_to_ring_ask_for_a_room_and_a_phone():
-    from reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.answer_types import expected_answer
     assert expected_answer("where's the office of the person who authorises a £3,000 claim").kind == "room"
     assert expected_answer("Where is the Leeds office?").kind == "place"
     assert expected_answer("need replacement uniform, what number do i ring for the person who orders them"
@@ -446,9 +446,9 @@ def test_where_someones_office_is_and_what_number_to_ring_ask_for_a_room_and_a_p
 
 
 def test_the_value_beside_the_noun_asked_for_breaks_a_tie(monkeypatch):
-    from reasoners.offline import reading
-    from reasoners.offline.answer_types import expected_answer
-    from reasoners.offline.extractive import evidence_units
+    from boundloop.reasoners.offline import reading
+    from boundloop.reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.extractive import evidence_units
     pay = evidence("payroll", "Payroll", "Pay day is the 27th of each month.")
     question = "what day of the month do we get paid"
     units, rank_of = evidence_units([pay])
@@ -462,8 +462,8 @@ def test_the_value_beside_the_noun_asked_for_breaks_a_tie(monkeypatch):
 
 
 def test_a_row_covering_little_of_the_question_does_not_answer_it(monkeypatch):
-    from reasoners.offline import extractive
-    from reasoners.offline.similarity import EncoderSimilarity
+    from boundloop.reasoners.offline import extractive
+    from boundloop.reasoners.offline.similarity import EncoderSimilarity
     pay = evidence("executive-pay", "Executive remuneration 2025/26",
                    "Post: Chief Nurse; Post holder: Angela Foxton; Basic salary 2025/26: £143,600\n"
                    "Post: Director of Finance; Post holder: Gareth Pryce; Basic salary 2025/26: £148,000")
@@ -482,11 +482,11 @@ def test_a_row_covering_little_of_the_question_does_not_answer_it(monkeypatch):
 
 
 def test_an_acronym_spelled_like_a_stopword_is_still_searched_for(tmp_path):
-    from retrieval.documents import Document
-    from retrieval.ingest import ingest
-    from retrieval.query_terms import search_terms
-    from retrieval.search import hybrid_search
-    from retrieval.sqlite_index import SqliteIndex
+    from boundloop.retrieval.documents import Document
+    from boundloop.retrieval.ingest import ingest
+    from boundloop.retrieval.query_terms import search_terms
+    from boundloop.retrieval.search import hybrid_search
+    from boundloop.retrieval.sqlite_index import SqliteIndex
     from tests.conftest import HashEncoder, access
     assert search_terms("What's the OR at Tilburg?") == ["tilburg", "or"]
     assert search_terms("what is the or at tilburg") == ["tilburg"]
@@ -510,7 +510,7 @@ def test_denying_the_opposite_of_what_is_asked_says_yes():
 
 
 def test_a_value_at_the_rate_asked_for_beats_one_at_another_rate():
-    from reasoners.offline.measures import rate_of as _rate
+    from boundloop.reasoners.offline.measures import rate_of as _rate
 
     row = "Destination: Tilburg; Daily meal allowance: EUR 50; Hotel cap per night: EUR 130"
     assert _rate(row, row.index("EUR 50"), 6) == "day" and _rate(row, row.index("EUR 130"), 7) == "night"
@@ -560,7 +560,7 @@ def test_a_time_window_written_as_one_span_keeps_its_days_too():
 
 
 def test_part_of_a_hyphenated_name_is_no_code():
-    from reasoners.offline.spans import PATTERNS
+    from boundloop.reasoners.offline.spans import PATTERNS
 
     assert [m.group() for m in PATTERNS["code"].finditer("Visitors: VB-Guest-LDS - ask reception")] == []
     assert [m.group() for m in PATTERNS["code"].finditer("the Guest-Net router")] == ["Guest-Net"]
@@ -596,8 +596,8 @@ def test_the_row_naming_the_doer_of_the_questions_verb_leads_the_chain():
 
 
 def test_an_address_of_the_kind_asked_in_a_row_covering_the_question_answers_it(monkeypatch):
-    from reasoners.offline import extractive
-    from reasoners.offline.similarity import EncoderSimilarity
+    from boundloop.reasoners.offline import extractive
+    from boundloop.reasoners.offline.similarity import EncoderSimilarity
 
     policy = evidence("leave", "Leave Policy", "All leave is requested in Tidewater, our HR system.")
     catalogue = evidence("systems", "IT Systems Catalogue", "System: Tidewater; What it is for: HR system: annual "
@@ -613,7 +613,7 @@ def test_an_address_of_the_kind_asked_in_a_row_covering_the_question_answers_it(
 
 
 def test_i_ve_and_i_m_are_no_names_and_leave_no_words_behind():
-    from domain.text import entities
+    from boundloop.domain.text import entities
 
     question = "I've been here three years. How much notice do I have to give if I resign?"
     assert entities(question) == [] and entities("I'm new. Where's the canteen?") == []
@@ -640,7 +640,7 @@ def test_a_place_no_row_names_is_read_against_the_row_for_everywhere_else():
 
 
 def test_a_semicolon_inside_a_cell_is_no_new_field_and_a_level_is_a_floor():
-    from reasoners.offline.units import cells_of
+    from boundloop.reasoners.offline.units import cells_of
 
     row = "Room: Rowan Room; Location: Level 1; Seats: 12; Notes: Next to the staff room; can be noisy at lunchtime"
     assert [c.header for c in cells_of(row)] == ["Room", "Location", "Seats", "Notes"]
@@ -653,7 +653,7 @@ def test_a_semicolon_inside_a_cell_is_no_new_field_and_a_level_is_a_floor():
 
 
 def test_words_for_approving_say_one_another():
-    from reasoners.offline.units import implied
+    from boundloop.reasoners.offline.units import implied
 
     assert {"okay", "ok", "approv", "sign"} <= implied("The CIO may authorise local admin rights.")
     assert {"okay", "authoris"} <= implied("Requests are signed off by the CIO.")
@@ -661,9 +661,9 @@ def test_words_for_approving_say_one_another():
 
 
 def test_a_person_asked_for_is_named_in_full(monkeypatch):
-    from reasoners.offline import reading
-    from reasoners.offline.answer_types import expected_answer
-    from reasoners.offline.extractive import evidence_units
+    from boundloop.reasoners.offline import reading
+    from boundloop.reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.extractive import evidence_units
     founders = [evidence("short", "Club history", "The rowing club was founded in 1921 by Marlow."),
                 evidence("full", "Club records", "The rowing club was founded in 1921 by Anna Marlow.")]
     units, rank_of = evidence_units(founders)
@@ -681,7 +681,7 @@ def test_a_person_asked_for_is_named_in_full(monkeypatch):
 
 
 def test_a_nationality_said_of_people_need_not_be_stated_but_one_said_of_a_thing_must():
-    from reasoners.offline.answerability import names_absent
+    from boundloop.reasoners.offline.answerability import names_absent
     film = evidence("film", "The Quiet Shore", "The Quiet Shore is a 1981 British drama starring Alan Pryce and "
                     "Tom Ellery.")
     asked = "Who starred in The Quiet Shore alongside fellow English actors Alan Pryce?"
@@ -692,8 +692,8 @@ def test_a_nationality_said_of_people_need_not_be_stated_but_one_said_of_a_thing
 
 
 def test_a_name_another_passage_gives_beside_the_answer_is_vouched_for():
-    from reasoners.offline.answerability import names_absent
-    from reasoners.offline.units import units_of
+    from boundloop.reasoners.offline.answerability import names_absent
+    from boundloop.reasoners.offline.units import units_of
     reef = evidence("reef", "Coral Flats", 'Coral Flats is a town in the animated series "Tidepool Tales".')
     game = evidence("game", "Robofrenzy", 'Robofrenzy was created by the writers of "Tidepool Tales".', hop=2)
     asked = "Which series, written by the creators of Robofrenzy, is set in Coral Flats?"

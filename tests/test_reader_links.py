@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from domain.models import Understanding
-from reasoners.offline.answer_types import expected_answer, head_phrase
-from reasoners.offline.extractive import synthesise
-from reasoners.offline.kin import relative_of
-from reasoners.offline.ranges import excludes
-from reasoners.offline.reading import supplied_words
+from boundloop.domain.models import Understanding
+from boundloop.reasoners.offline.answer_types import expected_answer, head_phrase
+from boundloop.reasoners.offline.extractive import synthesise
+from boundloop.reasoners.offline.kin import relative_of
+from boundloop.reasoners.offline.ranges import excludes
+from boundloop.reasoners.offline.reading import supplied_words
 from tests.reader_fixtures import evidence, short_answer
 
 
@@ -130,9 +130,9 @@ def test_a_last_unit_that_only_glosses_a_name_the_question_gives_does_not_answer
 
 
 def test_a_nationality_links_no_chain():
-    from reasoners.offline.chains import chains
-    from reasoners.offline.extractive import evidence_units
-    from reasoners.offline.reading import read, term_weights
+    from boundloop.reasoners.offline.chains import chains
+    from boundloop.reasoners.offline.extractive import evidence_units
+    from boundloop.reasoners.offline.reading import read, term_weights
     lantern = evidence("lantern", "The Lantern (film)", "The Lantern is a 2006 British-American mystery film directed "
                        "by Ann Holt.")
     quill = evidence("quill", "Quill (2016 film)", "Quill is a 2016 British-American drama film directed by Ray Dunn, "

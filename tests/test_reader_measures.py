@@ -7,16 +7,16 @@ from functools import partial
 
 import pytest
 
-from domain.models import Understanding
-from reasoners.offline.answer_types import Expected, expected_answer
-from reasoners.offline.answerability import features
-from reasoners.offline.candidates import candidates
-from reasoners.offline.chains import chains
-from reasoners.offline.cloze import fills
-from reasoners.offline.measures import measure_units
-from reasoners.offline.reading import read, term_weights
-from reasoners.offline.shared import shared_trait
-from reasoners.offline.units import Unit, units_of
+from boundloop.domain.models import Understanding
+from boundloop.reasoners.offline.answer_types import Expected, expected_answer
+from boundloop.reasoners.offline.answerability import features
+from boundloop.reasoners.offline.candidates import candidates
+from boundloop.reasoners.offline.chains import chains
+from boundloop.reasoners.offline.cloze import fills
+from boundloop.reasoners.offline.measures import measure_units
+from boundloop.reasoners.offline.reading import read, term_weights
+from boundloop.reasoners.offline.shared import shared_trait
+from boundloop.reasoners.offline.units import Unit, units_of
 from tests.reader_fixtures import evidence, short_answer
 
 
@@ -88,8 +88,8 @@ SHARED = [
 
 
 def test_what_two_things_have_in_common_is_a_word_both_are_described_by():
-    from reasoners.offline.extractive import synthesise
-    from reasoners.offline.similarity import EncoderSimilarity
+    from boundloop.reasoners.offline.extractive import synthesise
+    from boundloop.reasoners.offline.similarity import EncoderSimilarity
 
     similarity = EncoderSimilarity()
     ask = partial(synthesise, understanding=Understanding(query_class="comparison"), evidence=SHARED,
@@ -116,8 +116,8 @@ PLANTS_AND_POETS = [
 
 
 def test_a_shared_trait_is_of_the_kind_asked_and_may_come_from_the_rest_of_both_documents():
-    from reasoners.offline.extractive import synthesise
-    from reasoners.offline.similarity import EncoderSimilarity
+    from boundloop.reasoners.offline.extractive import synthesise
+    from boundloop.reasoners.offline.similarity import EncoderSimilarity
 
     ask = partial(synthesise, understanding=Understanding(query_class="comparison"), evidence=PLANTS_AND_POETS,
                   assessment=None, similarity=EncoderSimilarity())
@@ -152,7 +152,7 @@ def test_the_brother_of_someone_is_no_choice():
 
 
 def test_a_person_chosen_is_named_as_their_own_document_names_them():
-    from reasoners.offline.extractive import synthesise
+    from boundloop.reasoners.offline.extractive import synthesise
 
     people = [evidence("w", "Flora Welch", "Flora Leontine Mary Welch (born 28 August 1986) is an English singer."),
               evidence("n", "Gunnar Nelson", "Gunnar Nelson (born 28 July 1988) is an Icelandic fighter.")]
@@ -235,7 +235,7 @@ def test_a_name_too_short_for_stems_is_stated_as_written():
 
 
 def test_a_birth_or_death_asked_is_the_date_said_of_it():
-    from reasoners.offline.candidates import best
+    from boundloop.reasoners.offline.candidates import best
 
     singer = _unit("Recording through the 1960s and 1970s, the song's singer was Jo Lane (born 14 March 1943).")
     question = "The song was written by a singer born in which year?"
@@ -251,12 +251,12 @@ def test_a_name_the_noun_asked_stands_beside_outranks_a_quoted_title():
     text = ('Since 1996, he and co-owner Ann Roe have run a London-based production company, Tall Grass Films, '
             'through which the pair have made "The Orchard" and "Low Tide".')
     asked = "What production company co-owned by Ann Roe made Low Tide?"
-    from reasoners.offline.candidates import best
+    from boundloop.reasoners.offline.candidates import best
     assert best(_unit(text), expected_answer(asked), asked).text == "Tall Grass Films"
 
 
 def test_a_date_with_its_year_says_more_than_one_without():
-    from reasoners.offline.candidates import best
+    from boundloop.reasoners.offline.candidates import best
     text = ("The second single from the album, out in the UK on 31 July and 20 July 1981, reached the top ten in "
             "Canada, Ireland, New Zealand, Norway and Sweden, spent eleven weeks on the charts in the Netherlands and "
             "Belgium, and was later covered by several bands on both sides of the Atlantic, among them three from "
@@ -266,7 +266,7 @@ def test_a_date_with_its_year_says_more_than_one_without():
 
 
 def test_a_sport_asked_for_is_the_sport_the_passage_names():
-    from reasoners.offline.candidates import best
+    from boundloop.reasoners.offline.candidates import best
     question = "Which sport has been played at the Parkhalle since 1958?"
     unit = _unit("The Parkhalle is a stadium in Wendel, home ground of the Wendel Rovers football club since 1958.")
     found = best(unit, expected_answer(question), question)
@@ -319,7 +319,7 @@ def test_the_first_of_two_names_joined_by_and_is_no_answer_when_the_question_giv
 
 
 def test_a_subject_its_own_sentence_calls_the_noun_asked_is_headed_by_it():
-    from reasoners.offline.candidates import best
+    from boundloop.reasoners.offline.candidates import best
     question = "Which ground force of the Varnian Dual Monarchy did Tomas Brand join?"
     unit = _unit("The Varnian Army (Kaiserliche Armee) was the ground force of the Varnian Dual Monarchy from 1867 to "
                  "1918, formed from the Imperial Army.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reasoners.offline.countries import countries
+from boundloop.reasoners.offline.countries import countries
 from tests.reader_fixtures import evidence, short_answer
 
 _COLLEGE = evidence("college", "Harbour College", "Harbour College is an independent day school for boys in Sydney, "

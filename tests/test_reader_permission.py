@@ -6,9 +6,9 @@ from functools import partial
 
 import pytest
 
-from domain.models import Understanding
-from reasoners.offline.extractive import synthesise
-from reasoners.offline.similarity import EncoderSimilarity
+from boundloop.domain.models import Understanding
+from boundloop.reasoners.offline.extractive import synthesise
+from boundloop.reasoners.offline.similarity import EncoderSimilarity
 from tests.reader_fixtures import evidence
 
 FLEET = evidence("fleet", "Vehicle Card Policy", """# Vehicle Card Policy

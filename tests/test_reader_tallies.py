@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from domain.models import Claim, Evidence, Understanding, Verdict
-from policies.verification import column_sum, grounded_short_answer
-from reasoners.offline.answer_types import expected_answer
-from reasoners.offline.bridges import missing_links
-from reasoners.offline.extractive import evidence_units, synthesise
-from reasoners.offline.reading import read
-from reasoners.offline.tallies import counted_rows, summed_rows
+from boundloop.domain.models import Claim, Evidence, Understanding, Verdict
+from boundloop.policies.verification import column_sum, grounded_short_answer
+from boundloop.reasoners.offline.answer_types import expected_answer
+from boundloop.reasoners.offline.bridges import missing_links
+from boundloop.reasoners.offline.extractive import evidence_units, synthesise
+from boundloop.reasoners.offline.reading import read
+from boundloop.reasoners.offline.tallies import counted_rows, summed_rows
 
 OFFICES = ("Office: Leeds; Address: Unit 4, Aire Park, Leeds; Switchboard: +44 113 496 0500\n"
            "Office: Oslo; Address: Kai 2, Oslo; Switchboard: +47 22 00 00 00")

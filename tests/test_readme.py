@@ -1,7 +1,7 @@
 import re
 from pathlib import Path
 
-from graph.draw import mermaid
+from boundloop.graph.draw import mermaid
 
 
 def test_readme_graph_is_generated_from_the_graph():
@@ -12,7 +12,7 @@ def test_readme_graph_is_generated_from_the_graph():
 
 
 def test_readme_commands_table_lists_every_command():
-    from cli.commands import COMMANDS
+    from boundloop.cli.commands import COMMANDS
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     table = readme.split("## Commands", 1)[1].split("\n## ", 1)[0]

@@ -8,12 +8,12 @@ import sys
 import time
 from contextlib import closing
 
-from domain.result import RunResult
-from domain.usage import Usage
-from runstore import postgres as pg_store
-from runstore import sqlite as sqlite_store
-from runstore.retention import PRUNE_BATCH, Retention
-from runstore.sqlite import SqliteRunStore
+from boundloop.domain.result import RunResult
+from boundloop.domain.usage import Usage
+from boundloop.runstore import postgres as pg_store
+from boundloop.runstore import sqlite as sqlite_store
+from boundloop.runstore.retention import PRUNE_BATCH, Retention
+from boundloop.runstore.sqlite import SqliteRunStore
 
 
 def _open(kind: str, where):
@@ -194,7 +194,7 @@ def test_runs_of_a_process_that_died_are_marked_interrupted(place):
 
 
 def test_runs_prune_applies_the_retention_on_demand(tmp_path, monkeypatch, capsys):
-    from cli.main import main
+    from boundloop.cli.main import main
 
     store = SqliteRunStore(tmp_path / "runs.db")
     for n in range(5):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
-from domain.feedback import Rating
-from runstore import postgres as pg_store
-from runstore import sqlite as sqlite_store
-from runstore.retention import Retention
+from boundloop.domain.feedback import Rating
+from boundloop.runstore import postgres as pg_store
+from boundloop.runstore import sqlite as sqlite_store
+from boundloop.runstore.retention import Retention
 from tests.test_runstore import _open, _threads, result
 
 

@@ -1,8 +1,8 @@
 import pytest
 
-from retrieval.backend import Candidate
-from retrieval.fusion import reciprocal_rank_fusion
-from retrieval.search import EntitledSearcher, hybrid_search
+from boundloop.retrieval.backend import Candidate
+from boundloop.retrieval.fusion import reciprocal_rank_fusion
+from boundloop.retrieval.search import EntitledSearcher, hybrid_search
 from tests.conftest import access
 
 RESTRICTED = {"salaries": {"hr"}, "reorg": {"leadership"}, "orphan": set()}
@@ -78,7 +78,7 @@ def test_searcher_requires_an_access_filter(index, encoder):
 def test_searcher_timeout(index, encoder, monkeypatch):
     import time
 
-    from retrieval.errors import SearchTimeout
+    from boundloop.retrieval.errors import SearchTimeout
 
     searcher = EntitledSearcher(index, encoder, access("all-staff"))
     monkeypatch.setattr(index, "keyword_candidates", lambda *a, **k: time.sleep(2) or [])
@@ -91,7 +91,7 @@ def test_searcher_timeout(index, encoder, monkeypatch):
 def test_timed_out_search_stops_its_database_work(index, encoder, monkeypatch):
     import time
 
-    from retrieval.errors import SearchTimeout
+    from boundloop.retrieval.errors import SearchTimeout
     from tests.postgres_backend import probes
 
     searcher = EntitledSearcher(index, encoder, access("all-staff"))
@@ -115,8 +115,8 @@ def test_timed_out_search_stops_its_database_work(index, encoder, monkeypatch):
 def test_ingest_after_search_refreshes_vectors(index, encoder, tmp_path):
     import json
 
-    from retrieval.ingest import ingest
-    from retrieval.loaders import load_jsonl
+    from boundloop.retrieval.ingest import ingest
+    from boundloop.retrieval.loaders import load_jsonl
 
     assert visible_docs(index, encoder, ("all-staff",), "zebra migration", mode="vector", k=1) != {"zebra"}
     path = tmp_path / "z.jsonl"
@@ -126,7 +126,7 @@ def test_ingest_after_search_refreshes_vectors(index, encoder, tmp_path):
 
 
 def test_langchain_retriever_is_trimmed(index, encoder):
-    from retrieval.langchain_retriever import EntitledRetriever
+    from boundloop.retrieval.langchain_retriever import EntitledRetriever
 
     retriever = EntitledRetriever.for_searcher(EntitledSearcher(index, encoder, access("all-staff")), k=10)
     docs = retriever.invoke("salary bands CANARY")
@@ -137,10 +137,10 @@ def test_langchain_retriever_is_trimmed(index, encoder):
 _DEADLOCK_PROBE = """
 import sys, threading
 from pathlib import Path
-import retrieval.sqlite_index as sqlite_index
-from retrieval.ingest import ingest
-from retrieval.loaders import load_jsonl
-from retrieval.search import EntitledSearcher
+import boundloop.retrieval.sqlite_index as sqlite_index
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_jsonl
+from boundloop.retrieval.search import EntitledSearcher
 from tests.conftest import HashEncoder, access
 sqlite_index.DEADLINE_CHECK_STEPS = 1  # the deadline handler runs at every SQLite step
 index, encoder = sqlite_index.SqliteIndex(sys.argv[1], create=True), HashEncoder()

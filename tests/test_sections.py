@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from retrieval.chunking import chunk_document
-from retrieval.documents import Document
-from retrieval.html_text import html_text
+from boundloop.retrieval.chunking import chunk_document
+from boundloop.retrieval.documents import Document
+from boundloop.retrieval.html_text import html_text
 
 CALENDAR = "# Closures 2025\n\nIntro line.\n\n## Leeds (UK)\n\n| Date | Reason |\n|---|---|\n" + "".join(
     f"| 2025-01-{d:02d} | Leeds closure number {d} of the year |\n" for d in range(1, 12)) + \
@@ -47,7 +47,7 @@ def test_a_chunk_that_starts_at_a_heading_carries_its_parents_not_its_sibling():
 
 
 def test_underlined_and_wholly_bold_lines_are_headings():
-    from retrieval.chunking import split_sentences
+    from boundloop.retrieval.chunking import split_sentences
 
     text = ("LOCKOUTS\n--------\nAfter 5 failed attempts your account is locked.\n\n"
             "* Minimum length: 14 characters. A passphrase is easier\n  to remember.\n\n"

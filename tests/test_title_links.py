@@ -2,10 +2,10 @@
 
 import pytest
 
-from retrieval.documents import Document
-from retrieval.ingest import ingest
-from retrieval.search import EntitledSearcher, hybrid_search
-from retrieval.titles import join_names, normalise_name, split_names, title_keys
+from boundloop.retrieval.documents import Document
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.search import EntitledSearcher, hybrid_search
+from boundloop.retrieval.titles import join_names, normalise_name, split_names, title_keys
 from tests.conftest import access
 
 LINKED = [
@@ -83,7 +83,7 @@ def test_entitled_searcher_supports_title_mode(linked, encoder):
 
 
 def test_deleted_or_renamed_documents_drop_out_of_the_links(linked, encoder):
-    from retrieval.ingest import delete
+    from boundloop.retrieval.ingest import delete
 
     delete(linked, ["film"])
     renamed = Document(doc_id="town", title="Port Noarlunga", text="A suburb south of Adelaide.", acl=("all-staff",))

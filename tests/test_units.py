@@ -2,11 +2,11 @@
 
 import pytest
 
-from domain.models import Evidence, SubQuery
-from domain.usage import Usage
-from graph.reducers import merge_evidence, merge_subqueries
-from graph.routing import route_after_governor
-from policies.budget import (
+from boundloop.domain.models import Evidence, SubQuery
+from boundloop.domain.usage import Usage
+from boundloop.graph.reducers import merge_evidence, merge_subqueries
+from boundloop.graph.routing import route_after_governor
+from boundloop.policies.budget import (
     BudgetLimits,
     CallBudget,
     call_budget,
@@ -14,7 +14,7 @@ from policies.budget import (
     check_before_step,
     remaining_seconds,
 )
-from runstore.stats import summarise
+from boundloop.runstore.stats import summarise
 
 LIMITS = BudgetLimits()
 

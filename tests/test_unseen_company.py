@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from policies.entitlements import Directory, EntitlementResolver
-from retrieval.ingest import ingest
-from retrieval.loaders import load_folder
-from retrieval.sqlite_index import SqliteIndex
+from boundloop.policies.entitlements import Directory, EntitlementResolver
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_folder
+from boundloop.retrieval.sqlite_index import SqliteIndex
 from tests.loop_fixtures import make_runner
 
 pytestmark = pytest.mark.slow

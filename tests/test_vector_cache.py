@@ -3,7 +3,7 @@ import time
 import numpy as np
 import pytest
 
-from retrieval.vector_cache import VectorCache, similarities
+from boundloop.retrieval.vector_cache import VectorCache, similarities
 from tests.conftest import access
 
 
@@ -50,9 +50,9 @@ def test_search_ranks_permitted_rows_by_similarity():
 
 
 def filled_index(tmp_path, chunks: int, dimension: int = 384):
-    from retrieval.backend import DocumentWrite, WriteBatch
-    from retrieval.documents import Chunk, Document
-    from retrieval.sqlite_index import SqliteIndex
+    from boundloop.retrieval.backend import DocumentWrite, WriteBatch
+    from boundloop.retrieval.documents import Chunk, Document
+    from boundloop.retrieval.sqlite_index import SqliteIndex
 
     index = SqliteIndex(tmp_path / "index", create=True)
     rng = np.random.default_rng(4)
@@ -90,7 +90,7 @@ def test_load_peaks_near_one_matrix(tmp_path):
 
 
 def test_load_refuses_a_vector_of_the_wrong_size(tmp_path):
-    from retrieval.errors import IndexStoreError
+    from boundloop.retrieval.errors import IndexStoreError
 
     index, _ = filled_index(tmp_path, chunks=100, dimension=8)
     with pytest.raises(IndexStoreError, match="32-byte vector, not 64"):

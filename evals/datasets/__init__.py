@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from evals.datasets import contoso, hotpotqa, musique, sec10q, squad2, twowikimultihopqa
-from evals.datasets.errors import DatasetError
-from evals.datasets.model import EvalDataset, EvalPassage, EvalQuestion
+from boundloop.evals.datasets import contoso, hotpotqa, musique, sec10q, squad2, twowikimultihopqa
+from boundloop.evals.datasets.errors import DatasetError
+from boundloop.evals.datasets.model import EvalDataset, EvalPassage, EvalQuestion
 
 __all__ = ["DATASETS", "DatasetError", "EvalDataset", "EvalPassage", "EvalQuestion", "load_dataset"]
 

@@ -13,13 +13,13 @@ import re
 from itertools import islice
 from pathlib import Path
 
-from evals.datasets.contoso_acls import document_acls
-from evals.datasets.errors import DatasetError
-from evals.datasets.model import EvalDataset, EvalPassage, EvalQuestion
-from evals.datasets.pages import page_doc_id, read_pages
-from evals.datasets.readers import read_json_object, read_json_rows, require_folder
-from evals.datasets.row import Row
-from evals.datasets.wiki_paragraphs import distinct
+from boundloop.evals.datasets.contoso_acls import document_acls
+from boundloop.evals.datasets.errors import DatasetError
+from boundloop.evals.datasets.model import EvalDataset, EvalPassage, EvalQuestion
+from boundloop.evals.datasets.pages import page_doc_id, read_pages
+from boundloop.evals.datasets.readers import read_json_object, read_json_rows, require_folder
+from boundloop.evals.datasets.row import Row
+from boundloop.evals.datasets.wiki_paragraphs import distinct
 
 NAME = "contoso"
 PAGES, GROUND_TRUTH, ACLS = "pages.jsonl", "ground_truth.jsonl", "sampleacls.json"

@@ -6,7 +6,7 @@ its directory and of every ancestor, including the root `/`. User object ids bec
 
 from __future__ import annotations
 
-from evals.datasets.row import Row
+from boundloop.evals.datasets.row import Row
 
 
 def document_acls(root: Row) -> tuple[dict[str, tuple[str, ...]], set[str]]:

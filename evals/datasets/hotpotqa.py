@@ -9,10 +9,10 @@ from __future__ import annotations
 from itertools import islice
 from pathlib import Path
 
-from evals.datasets.model import EvalDataset, EvalPassage, EvalQuestion, open_directory
-from evals.datasets.readers import read_json_rows
-from evals.datasets.row import Row
-from evals.datasets.wiki_paragraphs import (
+from boundloop.evals.datasets.model import EvalDataset, EvalPassage, EvalQuestion, open_directory
+from boundloop.evals.datasets.readers import read_json_rows
+from boundloop.evals.datasets.row import Row
+from boundloop.evals.datasets.wiki_paragraphs import (
     context_columns,
     context_pairs,
     paragraph_question,

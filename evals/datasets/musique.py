@@ -12,10 +12,10 @@ from collections import defaultdict
 from itertools import islice
 from pathlib import Path
 
-from evals.datasets.model import OPEN_ACL, EvalDataset, EvalPassage, EvalQuestion, open_directory
-from evals.datasets.readers import read_json_rows
-from evals.datasets.row import Row
-from evals.datasets.wiki_paragraphs import distinct
+from boundloop.evals.datasets.model import OPEN_ACL, EvalDataset, EvalPassage, EvalQuestion, open_directory
+from boundloop.evals.datasets.readers import read_json_rows
+from boundloop.evals.datasets.row import Row
+from boundloop.evals.datasets.wiki_paragraphs import distinct
 
 NAME = "musique"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from evals.datasets.model import EvalPassage
-from evals.datasets.readers import read_json_rows
-from evals.datasets.row import Row
+from boundloop.evals.datasets.model import EvalPassage
+from boundloop.evals.datasets.readers import read_json_rows
+from boundloop.evals.datasets.row import Row
 
 AclLookup = Callable[[Row, str], tuple[str, ...]]
 """Gives the ACL of a document (by name); raises at the row when the document has none."""

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from evals.datasets.errors import DatasetError
-from evals.datasets.row import LocatedDict, Row, shown
+from boundloop.evals.datasets.errors import DatasetError
+from boundloop.evals.datasets.row import LocatedDict, Row, shown
 
 
 def require_file(path: Path) -> Path:

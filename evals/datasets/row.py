@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from evals.datasets.errors import DatasetError
+from boundloop.evals.datasets.errors import DatasetError
 
 
 class Row:

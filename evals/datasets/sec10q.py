@@ -14,10 +14,10 @@ import re
 from itertools import islice
 from pathlib import Path
 
-from evals.datasets.model import OPEN_ACL, EvalDataset, EvalQuestion, open_directory
-from evals.datasets.pages import pages_by_document, read_pages
-from evals.datasets.readers import read_csv_rows, require_folder
-from evals.datasets.row import Row
+from boundloop.evals.datasets.model import OPEN_ACL, EvalDataset, EvalQuestion, open_directory
+from boundloop.evals.datasets.pages import pages_by_document, read_pages
+from boundloop.evals.datasets.readers import read_csv_rows, require_folder
+from boundloop.evals.datasets.row import Row
 
 NAME = "sec10q"
 PAGES, QUESTIONS = "pages.jsonl", "qna_data.csv"

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from evals.datasets.model import OPEN_ACL, EvalDataset, EvalPassage, EvalQuestion, open_directory
-from evals.datasets.readers import read_json_object
-from evals.datasets.row import Row
-from evals.datasets.wiki_paragraphs import distinct
+from boundloop.evals.datasets.model import OPEN_ACL, EvalDataset, EvalPassage, EvalQuestion, open_directory
+from boundloop.evals.datasets.readers import read_json_object
+from boundloop.evals.datasets.row import Row
+from boundloop.evals.datasets.wiki_paragraphs import distinct
 
 NAME = "squad2"
 QTYPE = "single-hop"

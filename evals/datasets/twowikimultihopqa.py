@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evals.datasets.model import EvalDataset, EvalPassage, EvalQuestion, open_directory
-from evals.datasets.readers import read_json_rows
-from evals.datasets.wiki_paragraphs import context_pairs, paragraph_question, supporting_pairs
+from boundloop.evals.datasets.model import EvalDataset, EvalPassage, EvalQuestion, open_directory
+from boundloop.evals.datasets.readers import read_json_rows
+from boundloop.evals.datasets.wiki_paragraphs import context_pairs, paragraph_question, supporting_pairs
 
 NAME = "2wikimultihopqa"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from evals.datasets.model import OPEN_ACL, EvalPassage, EvalQuestion
-from evals.datasets.row import Row
+from boundloop.evals.datasets.model import OPEN_ACL, EvalPassage, EvalQuestion
+from boundloop.evals.datasets.row import Row
 
 Paragraph = tuple[str, list[str]]
 """A paragraph's title and its sentences."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from reasoners.llm.chat_models import build_chat_model
-from reasoners.llm.prompts import PROMPT_VERSION
-from reasoners.llm.reasoner import LLMReasoner
-from reasoners.llm.settings import LLMSettings
+from boundloop.reasoners.llm.chat_models import build_chat_model
+from boundloop.reasoners.llm.prompts import PROMPT_VERSION
+from boundloop.reasoners.llm.reasoner import LLMReasoner
+from boundloop.reasoners.llm.settings import LLMSettings
 
 __all__ = ["LLMReasoner", "LLMSettings", "PROMPT_VERSION", "build_llm_reasoner"]
 

@@ -23,11 +23,11 @@ from langchain_core.runnables.config import ensure_config
 from langchain_openai.chat_models.base import BaseChatOpenAI
 from pydantic import BaseModel
 
-from policies.budget import BudgetExhausted, CallBudget, estimate_tokens
-from reasoners.llm import failures
-from reasoners.llm.deadline import run_within
-from reasoners.llm.messages import StepMessages
-from reasoners.llm.settings import LLMSettings, Step
+from boundloop.policies.budget import BudgetExhausted, CallBudget, estimate_tokens
+from boundloop.reasoners.llm import failures
+from boundloop.reasoners.llm.deadline import run_within
+from boundloop.reasoners.llm.messages import StepMessages
+from boundloop.reasoners.llm.settings import LLMSettings, Step
 
 M = TypeVar("M", bound=BaseModel)
 MIN_CALL_SECONDS = 0.05

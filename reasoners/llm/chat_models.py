@@ -15,8 +15,8 @@ import openai
 from langchain_core.language_models import BaseChatModel
 from langchain_openai import AzureChatOpenAI, ChatOpenAI
 
-from policies.errors import BoundloopError
-from reasoners.llm.settings import LLMSettings
+from boundloop.policies.errors import BoundloopError
+from boundloop.reasoners.llm.settings import LLMSettings
 
 PLACEHOLDER_KEY = "EMPTY"
 """Sent to a local server (base URL set, no OPENAI_API_KEY): vLLM, Ollama and llama.cpp accept any key."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from domain.conversation import Resolution
-from domain.models import Claim, Draft, Plan, SubQuery, Verdict
-from reasoners.llm.messages import MAX_CLAIMS, MAX_SUBQUERIES
-from reasoners.llm.schemas import Judgement, SearchPlan, StandaloneQuestion
+from boundloop.domain.conversation import Resolution
+from boundloop.domain.models import Claim, Draft, Plan, SubQuery, Verdict
+from boundloop.reasoners.llm.messages import MAX_CLAIMS, MAX_SUBQUERIES
+from boundloop.reasoners.llm.schemas import Judgement, SearchPlan, StandaloneQuestion
 
 MIN_K, MAX_K = 1, 20  # SubQuery's bounds
 MAX_STANDALONE_CHARS = 4000  # the longest question a caller may ask (graph.runner.MAX_QUESTION_CHARS)

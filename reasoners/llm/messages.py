@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from domain.conversation import Turn
-from domain.models import Evidence, Understanding, Verdict
-from reasoners.llm import quoting
-from reasoners.llm.prompts import Prompts
+from boundloop.domain.conversation import Turn
+from boundloop.domain.models import Evidence, Understanding, Verdict
+from boundloop.reasoners.llm import quoting
+from boundloop.reasoners.llm.prompts import Prompts
 
 MAX_DOCUMENTS = 8
 """Synthesis reads the best-scored chunks only: enough for an answer, and a prompt of predictable size."""

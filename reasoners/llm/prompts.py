@@ -13,7 +13,7 @@ from string import Template
 
 import yaml
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 PROMPT_VERSION = "llm-v4"  # v4: the rewrite prompt
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
-from domain.conversation import Turn
-from domain.models import Claim, Evidence
+from boundloop.domain.conversation import Turn
+from boundloop.domain.models import Claim, Evidence
 
 TURN_ANSWER_CHARS = 600
 """An earlier answer is quoted up to this length: enough for the names a follow-up refers to."""

@@ -13,17 +13,17 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
-from domain.conversation import Resolution, Turn
-from domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
-from graph.reasoner import StepResult
-from policies.budget import BudgetExhausted, CallBudget
-from reasoners.llm import decisions
-from reasoners.llm.calls import Reply, StructuredCaller
-from reasoners.llm.messages import StepMessages, best_evidence
-from reasoners.llm.prompts import Prompts, load_prompts
-from reasoners.llm.schemas import Answer, Judgement, QuestionUnderstanding, SearchPlan, StandaloneQuestion
-from reasoners.llm.settings import LLMSettings
-from reasoners.offline import OfflineReasoner
+from boundloop.domain.conversation import Resolution, Turn
+from boundloop.domain.models import Assessment, Draft, Evidence, Plan, Refinement, SubQuery, Understanding, Verdict
+from boundloop.graph.reasoner import StepResult
+from boundloop.policies.budget import BudgetExhausted, CallBudget
+from boundloop.reasoners.llm import decisions
+from boundloop.reasoners.llm.calls import Reply, StructuredCaller
+from boundloop.reasoners.llm.messages import StepMessages, best_evidence
+from boundloop.reasoners.llm.prompts import Prompts, load_prompts
+from boundloop.reasoners.llm.schemas import Answer, Judgement, QuestionUnderstanding, SearchPlan, StandaloneQuestion
+from boundloop.reasoners.llm.settings import LLMSettings
+from boundloop.reasoners.offline import OfflineReasoner
 
 T = TypeVar("T")
 

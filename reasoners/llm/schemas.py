@@ -12,8 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from domain.models import Claim, Draft, QueryClass, Understanding
-from retrieval.search import SearchMode
+from boundloop.domain.models import Claim, Draft, QueryClass, Understanding
+from boundloop.retrieval.search import SearchMode
 
 AnswerType = Literal["person", "place", "date", "number", "yes_no", "other"]
 

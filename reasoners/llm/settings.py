@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from policies.errors import BoundloopError
+from boundloop.policies.errors import BoundloopError
 
 Provider = Literal["openai", "azure_openai"]
 Method = Literal["json_schema", "function_calling", "json_mode"]

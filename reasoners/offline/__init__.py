@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, TypeVar
 
-from domain.conversation import Resolution, Turn
-from domain.models import (
+from boundloop.domain.conversation import Resolution, Turn
+from boundloop.domain.models import (
     Assessment,
     Draft,
     Evidence,
@@ -16,10 +16,10 @@ from domain.models import (
     Understanding,
     Verdict,
 )
-from graph.reasoner import StepResult
-from policies.budget import BudgetExhausted, CallBudget, estimate_tokens
-from reasoners.offline import assess, classify, extractive, followups, planning
-from reasoners.offline.similarity import EncoderSimilarity
+from boundloop.graph.reasoner import StepResult
+from boundloop.policies.budget import BudgetExhausted, CallBudget, estimate_tokens
+from boundloop.reasoners.offline import assess, classify, extractive, followups, planning
+from boundloop.reasoners.offline.similarity import EncoderSimilarity
 
 T = TypeVar("T")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from domain.models import Evidence
-from reasoners.offline.definitions import asked_acronym
-from retrieval.query_terms import STOPWORDS
+from boundloop.domain.models import Evidence
+from boundloop.reasoners.offline.definitions import asked_acronym
+from boundloop.retrieval.query_terms import STOPWORDS
 
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,5}\b(?!-\w)")  # not the letters of a code (HR-2025-014)
 _SKIP = frozenset({"of", "and", "for", "the", "&", "to", "in"})

@@ -11,9 +11,9 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from domain.text import content_terms
-from reasoners.offline.choices import choice_options
-from reasoners.offline.clauses import ASKING, interrogative
+from boundloop.domain.text import content_terms
+from boundloop.reasoners.offline.choices import choice_options
+from boundloop.reasoners.offline.clauses import ASKING, interrogative
 
 _HEAD_WORDS = r"(?:what|which|whose)"
 _SKIP = {"is", "are", "was", "were", "the", "a", "an", "name", "names", "of", "kind", "type", "sort", "exact", "s",

@@ -4,7 +4,7 @@ Answering from a passage that covers the question's words is not enough: a passa
 answer a question about the smallest, nor does the Lisbon leave table answer a question about sabbaticals. The
 features say how much of the question the reading states and what it leaves out (missing words, an antonym in its
 place, a negation, a number or name the question gives), and how close the passage is in meaning (MiniLM cosine).
-The weights are fitted by `python3 -m evals.answerability_training` on public dev data (see its docstring) and
+The weights are fitted by `python3 -m boundloop.evals.answerability_training` on public dev data (see its docstring) and
 stored in `answerability.json` beside this module, with the data they were fitted on.
 """
 
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from domain.text import entities, stem, stems, values
-from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
-from reasoners.offline.chains import Chain
-from reasoners.offline.name_roles import unasked_nationality
-from reasoners.offline.reading import GENERIC
-from reasoners.offline.units import Unit
+from boundloop.domain.text import entities, stem, stems, values
+from boundloop.reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
+from boundloop.reasoners.offline.chains import Chain
+from boundloop.reasoners.offline.name_roles import unasked_nationality
+from boundloop.reasoners.offline.reading import GENERIC
+from boundloop.reasoners.offline.units import Unit
 
 Similarity = Callable[[str, list[str]], list[float]]
 """Cosines between a question and each text (unit vectors of the same encoder)."""
@@ -91,7 +91,8 @@ def load_model(path: Path = MODEL_FILE) -> AnswerabilityModel:
     """The fitted model; its feature list must match `FEATURES`."""
     data = json.loads(path.read_text())
     if tuple(data["features"]) != FEATURES:
-        raise ValueError(f"{path} was fitted on other features; rerun python3 -m evals.answerability_training")
+        raise ValueError(f"{path} was fitted on other features; "
+                         "rerun python3 -m boundloop.evals.answerability_training")
     return AnswerabilityModel(tuple(data["means"]), tuple(data["scales"]), tuple(data["weights"]),
                               float(data["bias"]), float(data["threshold"]))
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 
-from domain.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
-from domain.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, topic_words, values
-from policies.instructions import data_sentences, is_instruction
-from reasoners.offline.answerability import Similarity
-from reasoners.offline.bridges import missing_links
-from retrieval.titles import normalise_name, split_names, title_keys
+from boundloop.domain.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
+from boundloop.domain.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, topic_words, values
+from boundloop.policies.instructions import data_sentences, is_instruction
+from boundloop.reasoners.offline.answerability import Similarity
+from boundloop.reasoners.offline.bridges import missing_links
+from boundloop.retrieval.titles import normalise_name, split_names, title_keys
 
 COVERED = 0.67
 TOP_PER_QUERY = 3

@@ -10,17 +10,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from domain.models import Evidence, Understanding
-from domain.text import entities, stems, values
-from reasoners.offline.answer_types import head_phrase
-from reasoners.offline.answerability import Similarity
-from reasoners.offline.chains import Chain
-from reasoners.offline.extractive import best_chains, evidence_units, synthesise
-from reasoners.offline.lists import unfinished
-from reasoners.offline.reading import DOER_BONUS, Reading, read
-from reasoners.offline.spans import finditer
-from reasoners.offline.tallies import asks_tally, counted_noun, counted_rows, unheld
-from retrieval.titles import normalise_name, title_keys
+from boundloop.domain.models import Evidence, Understanding
+from boundloop.domain.text import entities, stems, values
+from boundloop.reasoners.offline.answer_types import head_phrase
+from boundloop.reasoners.offline.answerability import Similarity
+from boundloop.reasoners.offline.chains import Chain
+from boundloop.reasoners.offline.extractive import best_chains, evidence_units, synthesise
+from boundloop.reasoners.offline.lists import unfinished
+from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, read
+from boundloop.reasoners.offline.spans import finditer
+from boundloop.reasoners.offline.tallies import asks_tally, counted_noun, counted_rows, unheld
+from boundloop.retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2
 CHAINS_READ = 3

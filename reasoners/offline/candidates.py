@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from domain.text import stem, stems, values
-from reasoners.offline.answer_types import Expected
-from reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
-from reasoners.offline.cloze import fills
-from reasoners.offline.joined import changed, ranges_of
-from reasoners.offline.lexicon import closed_class
-from reasoners.offline.measures import in_capital_unit, in_units, measure_units
-from reasoners.offline.name_roles import (
+from boundloop.domain.text import stem, stems, values
+from boundloop.reasoners.offline.answer_types import Expected
+from boundloop.reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
+from boundloop.reasoners.offline.cloze import fills
+from boundloop.reasoners.offline.joined import changed, ranges_of
+from boundloop.reasoners.offline.lexicon import closed_class
+from boundloop.reasoners.offline.measures import in_capital_unit, in_units, measure_units
+from boundloop.reasoners.offline.name_roles import (
     after_by,
     aligned,
     alignments,
@@ -29,11 +29,11 @@ from reasoners.offline.name_roles import (
     unasked_nationality,
     unasked_nickname,
 )
-from reasoners.offline.ranges import amounts
-from reasoners.offline.spans import finditer, has_year, life_date, life_events, year_in
-from reasoners.offline.stated import LITERAL_KINDS, stated_by_question
-from reasoners.offline.units import Unit, plain
-from retrieval.query_terms import STOPWORDS
+from boundloop.reasoners.offline.ranges import amounts
+from boundloop.reasoners.offline.spans import finditer, has_year, life_date, life_events, year_in
+from boundloop.reasoners.offline.stated import LITERAL_KINDS, stated_by_question
+from boundloop.reasoners.offline.units import Unit, plain
+from boundloop.retrieval.query_terms import STOPWORDS
 
 SUBJECT_BONUS = 2.0
 """How much a definitional sentence's subject is preferred, times the share of the question its description says."""

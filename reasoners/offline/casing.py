@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from domain.models import Evidence
-from retrieval.query_terms import STOPWORDS
+from boundloop.domain.models import Evidence
+from boundloop.retrieval.query_terms import STOPWORDS
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from domain.text import stem, stems
-from reasoners.offline.answer_types import Expected
-from reasoners.offline.spans import spans
-from reasoners.offline.units import Cell
+from boundloop.domain.text import stem, stems
+from boundloop.reasoners.offline.answer_types import Expected
+from boundloop.reasoners.offline.spans import spans
+from boundloop.reasoners.offline.units import Cell
 
 _KIND_HEADERS: dict[str, set[str]] = {
     "phone": {"extension", "ext", "phone", "mobile", "tel", "telephone", "number", "dial", "line"},

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from domain.models import Conflict
-from domain.text import stems, topic_words, values
-from reasoners.offline.reading import Reading
+from boundloop.domain.models import Conflict
+from boundloop.domain.text import stems, topic_words, values
+from boundloop.reasoners.offline.reading import Reading
 
 _CHANGE = re.compile(
     r"\b(?:postponed|delayed|deferred|rescheduled|brought forward|put back|pushed back|moved|moves|changed|reduced|"

@@ -14,14 +14,14 @@ from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
 
-from domain.text import stems, values
-from reasoners.offline.answerability import ANTONYMS
-from reasoners.offline.name_roles import DEMONYMS
-from reasoners.offline.quantities import fits, unstated
-from reasoners.offline.ranges import otherwise, within_cap
-from reasoners.offline.reading import Reading, coverage
-from reasoners.offline.spans import spans
-from reasoners.offline.units import chunk_ordinal
+from boundloop.domain.text import stems, values
+from boundloop.reasoners.offline.answerability import ANTONYMS
+from boundloop.reasoners.offline.name_roles import DEMONYMS
+from boundloop.reasoners.offline.quantities import fits, unstated
+from boundloop.reasoners.offline.ranges import otherwise, within_cap
+from boundloop.reasoners.offline.reading import Reading, coverage
+from boundloop.reasoners.offline.spans import spans
+from boundloop.reasoners.offline.units import chunk_ordinal
 
 T = TypeVar("T")
 _EARLY = re.compile(r"\b(older|oldest|first|earlier|earliest|before|sooner|longer ago|established)\b", re.I)

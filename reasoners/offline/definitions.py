@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from reasoners.offline.reading import Reading
+from boundloop.reasoners.offline.reading import Reading
 
 _ASKED = re.compile(r"^\s*(?i:what)(?:['’]?s|\s+(?i:is|are|does|do))\s+(?:(?i:the|an?)\s+)?([A-Z][A-Z0-9&]{1,6})s?\b"
                     r"(.*)$")

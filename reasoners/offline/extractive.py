@@ -8,33 +8,33 @@ from __future__ import annotations
 
 import re
 
-from domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
-from domain.text import entities, stem, stems, topic_words, values
-from policies.instructions import data_sentences
-from reasoners.offline.acronyms import expanded, in_full
-from reasoners.offline.answer_types import Expected, expected_answer, head_phrase
-from reasoners.offline.answerability import Similarity, load_model, names_absent, probability
-from reasoners.offline.casing import cased
-from reasoners.offline.chains import Chain, chains
-from reasoners.offline.changes import changed_value
-from reasoners.offline.compare import choose, full_name, sides, yes_or_no
-from reasoners.offline.definitions import asked_acronym, definition
-from reasoners.offline.flags import count, row_answer
-from reasoners.offline.kin import past_the_person
-from reasoners.offline.lexicon import in_class
-from reasoners.offline.link_answer import chain_answer, named_in_full
-from reasoners.offline.lists import bounded, list_items, superlative_item
-from reasoners.offline.origins import same_country
-from reasoners.offline.permission import allowed_by_name, forbidden
-from reasoners.offline.procedures import procedure
-from reasoners.offline.quantities import fits, unstated
-from reasoners.offline.ranges import otherwise, within_cap
-from reasoners.offline.reading import Reading, coverage, read, term_weights
-from reasoners.offline.render import render
-from reasoners.offline.shared import shared_trait
-from reasoners.offline.tallies import asks_count, counted_noun, tally, total
-from reasoners.offline.units import Unit, units_of
-from reasoners.offline.versions import older_versions
+from boundloop.domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
+from boundloop.domain.text import entities, stem, stems, topic_words, values
+from boundloop.policies.instructions import data_sentences
+from boundloop.reasoners.offline.acronyms import expanded, in_full
+from boundloop.reasoners.offline.answer_types import Expected, expected_answer, head_phrase
+from boundloop.reasoners.offline.answerability import Similarity, load_model, names_absent, probability
+from boundloop.reasoners.offline.casing import cased
+from boundloop.reasoners.offline.chains import Chain, chains
+from boundloop.reasoners.offline.changes import changed_value
+from boundloop.reasoners.offline.compare import choose, full_name, sides, yes_or_no
+from boundloop.reasoners.offline.definitions import asked_acronym, definition
+from boundloop.reasoners.offline.flags import count, row_answer
+from boundloop.reasoners.offline.kin import past_the_person
+from boundloop.reasoners.offline.lexicon import in_class
+from boundloop.reasoners.offline.link_answer import chain_answer, named_in_full
+from boundloop.reasoners.offline.lists import bounded, list_items, superlative_item
+from boundloop.reasoners.offline.origins import same_country
+from boundloop.reasoners.offline.permission import allowed_by_name, forbidden
+from boundloop.reasoners.offline.procedures import procedure
+from boundloop.reasoners.offline.quantities import fits, unstated
+from boundloop.reasoners.offline.ranges import otherwise, within_cap
+from boundloop.reasoners.offline.reading import Reading, coverage, read, term_weights
+from boundloop.reasoners.offline.render import render
+from boundloop.reasoners.offline.shared import shared_trait
+from boundloop.reasoners.offline.tallies import asks_count, counted_noun, tally, total
+from boundloop.reasoners.offline.units import Unit, units_of
+from boundloop.reasoners.offline.versions import older_versions
 
 MAX_EVIDENCE = 12
 _PROPER = ("place", "person")

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 
-from domain.conversation import Resolution, Turn
-from domain.text import stem
-from reasoners.offline import referents
-from reasoners.offline.referents import (
+from boundloop.domain.conversation import Resolution, Turn
+from boundloop.domain.text import stem
+from boundloop.reasoners.offline import referents
+from boundloop.reasoners.offline.referents import (
     AUX,
     DETERMINERS,
     PREPOSITIONS,

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from reasoners.offline.answer_types import Expected
-from reasoners.offline.chains import Chain
-from reasoners.offline.compare import own_document
+from boundloop.reasoners.offline.answer_types import Expected
+from boundloop.reasoners.offline.chains import Chain
+from boundloop.reasoners.offline.compare import own_document
 
 _KINS = r"(?:father|mother|husband|wife|spouse|son|daughter|brother|sister|child|parent|grandfather|grandmother)"
 _MAKERS = r"(?:director|producer|composer|author|creator|founder|writer|performer)"

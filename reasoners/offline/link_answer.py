@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from domain.text import entities, stem, stems
-from reasoners.offline.answer_types import Expected
-from reasoners.offline.candidates import best, candidates
-from reasoners.offline.chains import Chain, name_key, subjects_of, titled
+from boundloop.domain.text import entities, stem, stems
+from boundloop.reasoners.offline.answer_types import Expected
+from boundloop.reasoners.offline.candidates import best, candidates
+from boundloop.reasoners.offline.chains import Chain, name_key, subjects_of, titled
 
 STRONG_SUBJECT, WEAK_VALUE = 0.8, 0.3
 """Rule scores: an earlier unit's subject this strong answers in place of a last unit's value this weak."""

@@ -12,14 +12,14 @@ import operator
 import re
 from collections.abc import Callable
 
-from domain.text import entities, stem, stems
-from reasoners.offline.answer_types import Expected
-from reasoners.offline.compare import about
-from reasoners.offline.flags import columns, distinct, marked
-from reasoners.offline.reading import Reading
-from reasoners.offline.spans import finditer, spans
-from reasoners.offline.units import chunk_ordinal
-from retrieval.titles import normalise_name
+from boundloop.domain.text import entities, stem, stems
+from boundloop.reasoners.offline.answer_types import Expected
+from boundloop.reasoners.offline.compare import about
+from boundloop.reasoners.offline.flags import columns, distinct, marked
+from boundloop.reasoners.offline.reading import Reading
+from boundloop.reasoners.offline.spans import finditer, spans
+from boundloop.reasoners.offline.units import chunk_ordinal
+from boundloop.retrieval.titles import normalise_name
 
 MAX_ITEMS = 12
 SOURCE_SHARE = 0.6

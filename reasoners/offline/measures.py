@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from reasoners.offline.units import Cell
+from boundloop.reasoners.offline.units import Cell
 
 _LENGTH = (r"km|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|foot|inch(?:es)?|cm|mm|yards?|yd|"
            r"nautical miles?|nmi|light[- ]years?|characters?|digits?|letters?|words?|pages?|lines?|slides?")

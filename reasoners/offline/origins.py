@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from reasoners.offline.compare import own_document, stating
-from reasoners.offline.countries import agree, countries
-from reasoners.offline.reading import Reading
+from boundloop.reasoners.offline.compare import own_document, stating
+from boundloop.reasoners.offline.countries import agree, countries
+from boundloop.reasoners.offline.reading import Reading
 
 _SAME = re.compile(r"\bsame\s+(?:country|nationality|nation)\b", re.I)
 _OPENING = re.compile(r"^\s*(?:are|were|is|was|do|does|did)\s+(?:both\s+)?(?:the\s+)?", re.I)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
-from domain.text import stems
-from reasoners.offline.answerability import Similarity
-from reasoners.offline.reading import Reading
-from reasoners.offline.units import Unit
+from boundloop.domain.text import stems
+from boundloop.reasoners.offline.answerability import Similarity
+from boundloop.reasoners.offline.reading import Reading
+from boundloop.reasoners.offline.units import Unit
 
 _ASKS = re.compile(
     r"^\s*(?:(?:am i|are (?:we|you|staff|employees|contractors|visitors|drivers)|is (?:it|anyone|anybody))"

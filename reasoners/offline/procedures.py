@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from domain.text import stems
-from reasoners.offline.reading import Reading
+from boundloop.domain.text import stems
+from boundloop.reasoners.offline.reading import Reading
 
 MAX_STEPS = 8
 NAMED = 0.5

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from domain.text import stem
-from reasoners.offline.ranges import COMPARISONS, amounts
+from boundloop.domain.text import stem
+from boundloop.reasoners.offline.ranges import COMPARISONS, amounts
 
 _WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "

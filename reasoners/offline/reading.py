@@ -12,14 +12,14 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from domain.text import entities, stem, stems
-from reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
-from reasoners.offline.candidates import ASKS_BOUND, best
-from reasoners.offline.measures import rate_of
-from reasoners.offline.quantities import Quantity, banded, quantities
-from reasoners.offline.ranges import amounts, catch_all, excludes, held_values
-from reasoners.offline.spans import finditer
-from reasoners.offline.units import Unit
+from boundloop.domain.text import entities, stem, stems
+from boundloop.reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
+from boundloop.reasoners.offline.candidates import ASKS_BOUND, best
+from boundloop.reasoners.offline.measures import rate_of
+from boundloop.reasoners.offline.quantities import Quantity, banded, quantities
+from boundloop.reasoners.offline.ranges import amounts, catch_all, excludes, held_values
+from boundloop.reasoners.offline.spans import finditer
+from boundloop.reasoners.offline.units import Unit
 
 CONTEXT_SHARE = 0.5
 """What a question word found only in a unit's title, heading or lead-in counts for."""

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from domain.conversation import Turn
-from domain.text import entities, values
-from reasoners.offline.classify import answer_type
-from retrieval.query_terms import STOPWORDS
+from boundloop.domain.conversation import Turn
+from boundloop.domain.text import entities, values
+from boundloop.reasoners.offline.classify import answer_type
+from boundloop.retrieval.query_terms import STOPWORDS
 
 TOKEN = re.compile(r"\w[\w'’-]*")
 WH = frozenset("what which who whom whose when where why how".split())

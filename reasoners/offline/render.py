@@ -6,8 +6,8 @@ lead-in it completes.
 
 from __future__ import annotations
 
-from domain.text import stems
-from reasoners.offline.units import PAIR, Unit, plain
+from boundloop.domain.text import stems
+from boundloop.reasoners.offline.units import PAIR, Unit, plain
 
 
 def render(unit: Unit, question: str) -> str:

@@ -29,7 +29,7 @@ class EncoderSimilarity:
             todo = [t for t in dict.fromkeys(texts) if t not in self._vectors]
         if todo:
             if self._encoder is None:
-                from retrieval.embeddings import build_embeddings
+                from boundloop.retrieval.embeddings import build_embeddings
 
                 self._encoder = build_embeddings(READER_ENCODER)
             fresh = self._encoder.encode(todo)

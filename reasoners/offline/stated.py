@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from domain.text import stems, values
+from boundloop.domain.text import stems, values
 
 LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
 """Kinds stated only as written: '/room' is not stated by 'book a room'."""

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from domain.models import Evidence
-from domain.text import chunk_sentences, stems
-from policies.instructions import data_sentences, is_instruction
-from retrieval.titles import normalise_name
+from boundloop.domain.models import Evidence
+from boundloop.domain.text import chunk_sentences, stems
+from boundloop.policies.instructions import data_sentences, is_instruction
+from boundloop.retrieval.titles import normalise_name
 
 _SUPERSEDED = re.compile(
     r"\b(superseded|no longer (in effect|valid|applies|in use|current)|replaced by|obsolete|archived|outdated|"

@@ -22,8 +22,8 @@ from typing import Literal
 import numpy as np
 import psycopg
 
-from retrieval.backend import Candidate
-from retrieval.postgres.session import set_local
+from boundloop.retrieval.backend import Candidate
+from boundloop.retrieval.postgres.session import set_local
 
 HNSW_EF_MAX = 1000  # pgvector's upper bound for hnsw.ef_search
 

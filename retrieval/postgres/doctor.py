@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import psycopg
 
-from retrieval.postgres.migrations import LATEST, applied_version
-from retrieval.sqlite_check import Finding
+from boundloop.retrieval.postgres.migrations import LATEST, applied_version
+from boundloop.retrieval.sqlite_check import Finding
 
 RLS = """
 SELECT c.relname, c.relrowsecurity AND c.relforcerowsecurity FROM pg_class c

@@ -9,7 +9,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import PoolTimeout
 
-from retrieval.errors import IndexStoreError
+from boundloop.retrieval.errors import IndexStoreError
 
 
 class IndexUnavailableError(IndexStoreError):

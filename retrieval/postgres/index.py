@@ -10,16 +10,16 @@ import numpy as np
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from policies.entitlements import AccessFilter
-from retrieval.backend import Applied, Candidate, StoredChunk, StoredDocument, WriteBatch
-from retrieval.errors import IndexStoreError, SearchTimeout
-from retrieval.postgres import dense, keyword, migrations, titles, writer
-from retrieval.postgres.dense import DenseTuning
-from retrieval.postgres.errors import database_errors
-from retrieval.postgres.pools import open_pool
-from retrieval.postgres.session import check_reader_confined, entitled_transaction, set_local
-from retrieval.postgres.settings import PgSettings
-from retrieval.postgres.vectors import register_vector
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.retrieval.backend import Applied, Candidate, StoredChunk, StoredDocument, WriteBatch
+from boundloop.retrieval.errors import IndexStoreError, SearchTimeout
+from boundloop.retrieval.postgres import dense, keyword, migrations, titles, writer
+from boundloop.retrieval.postgres.dense import DenseTuning
+from boundloop.retrieval.postgres.errors import database_errors
+from boundloop.retrieval.postgres.pools import open_pool
+from boundloop.retrieval.postgres.session import check_reader_confined, entitled_transaction, set_local
+from boundloop.retrieval.postgres.settings import PgSettings
+from boundloop.retrieval.postgres.vectors import register_vector
 
 _LOAD_SQL = """
 SELECT chunk_id, doc_id, title, text, source, page, acl FROM boundloop.chunks

@@ -7,8 +7,8 @@ from collections.abc import Callable
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from retrieval.postgres.errors import database_errors
-from retrieval.postgres.settings import PgSettings
+from boundloop.retrieval.postgres.errors import database_errors
+from boundloop.retrieval.postgres.settings import PgSettings
 
 ConnectionHook = Callable[[psycopg.Connection], None]
 

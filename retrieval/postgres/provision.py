@@ -13,10 +13,10 @@ from dataclasses import asdict, dataclass, field
 import psycopg
 from psycopg import sql
 
-from retrieval.errors import IndexStoreError
-from retrieval.postgres import migrations, roles
-from retrieval.postgres.errors import database_errors
-from retrieval.postgres.settings import login_url, redact
+from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.postgres import migrations, roles
+from boundloop.retrieval.postgres.errors import database_errors
+from boundloop.retrieval.postgres.settings import login_url, redact
 
 
 @dataclass

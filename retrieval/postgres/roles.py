@@ -11,7 +11,7 @@ import secrets
 import psycopg
 from psycopg import sql
 
-from retrieval.errors import IndexStoreError
+from boundloop.retrieval.errors import IndexStoreError
 
 _TIGHT = "LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOREPLICATION"
 
@@ -61,7 +61,7 @@ def _revoke_memberships(conn: psycopg.Connection, reader: str, writer: str) -> N
 
 def migrate_as_writer(admin_url: str, database: str, writer: str, reader: str) -> tuple[list[int], str]:
     """Migrate the schema as the writer (so it owns everything) and grant the reader; returns (applied, pgvector)."""
-    from retrieval.postgres import migrations
+    from boundloop.retrieval.postgres import migrations
 
     with psycopg.connect(on_database(admin_url, database)) as conn:
         row = conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from policies.entitlements import AccessFilter
-from retrieval.postgres.errors import IndexAccessError, database_errors
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.retrieval.postgres.errors import IndexAccessError, database_errors
 
 
 def set_local(conn: psycopg.Connection, settings: dict[str, str]) -> None:

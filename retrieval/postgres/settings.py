@@ -14,7 +14,7 @@ from urllib.parse import quote, urlencode
 
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from retrieval.errors import IndexStoreError
+from boundloop.retrieval.errors import IndexStoreError
 
 READER_URL_ENV = "BOUNDLOOP_PG_READER_URL"
 READER_ROLE_ENV = "BOUNDLOOP_PG_READER_ROLE"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import psycopg
 
-from policies.entitlements import AccessFilter
-from retrieval.backend import Candidate
+from boundloop.policies.entitlements import AccessFilter
+from boundloop.retrieval.backend import Candidate
 
 _KEYS_SQL = "SELECT boundloop.title_key(name) FROM unnest(%s::text[]) AS n(name)"
 # the keys arrive as a value, not a subquery: planned with them, the lookup reads the key indexes alone

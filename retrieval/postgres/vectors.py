@@ -10,7 +10,7 @@ from psycopg.adapt import Dumper
 from psycopg.pq import Format
 from psycopg.types import TypeInfo
 
-from retrieval.errors import IndexStoreError
+from boundloop.retrieval.errors import IndexStoreError
 
 
 class VectorBinaryDumper(Dumper):

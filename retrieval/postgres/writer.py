@@ -7,11 +7,11 @@ from collections import Counter
 import psycopg
 from psycopg import Copy
 
-from retrieval.backend import AclUpdate, Applied, DocumentWrite, StoredDocument, WriteBatch
-from retrieval.errors import IndexStoreError
-from retrieval.postgres import bulk, postings
-from retrieval.postgres.bulk import BulkTuning
-from retrieval.write_plan import batch_doc_ids, reconcile
+from boundloop.retrieval.backend import AclUpdate, Applied, DocumentWrite, StoredDocument, WriteBatch
+from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.postgres import bulk, postings
+from boundloop.retrieval.postgres.bulk import BulkTuning
+from boundloop.retrieval.write_plan import batch_doc_ids, reconcile
 
 # ANALYZE once the chunks written, removed or relabelled since the last one reach both this many and
 # ANALYZE_SHARE of the index (autovacuum's own default share); until then autovacuum may do it. Every 10k-chunk

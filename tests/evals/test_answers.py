@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.answers import best_over, contains, exact_match, f1, normalise, strip_markers
+from boundloop.evals.answers import best_over, contains, exact_match, f1, normalise, strip_markers
 
 
 @pytest.mark.parametrize(("text", "expected"), [

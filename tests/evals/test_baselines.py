@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain.models import Assessment, Gap, SubQuery, Understanding
-from evals.baselines import ONE_HOP_K, OneHopReasoner, UntargetedReasoner
-from evals.systems import SystemRunner
-from policies.budget import BudgetLimits, CallBudget
-from reasoners.offline.planning import FIRST_HOP_K
+from boundloop.domain.models import Assessment, Gap, SubQuery, Understanding
+from boundloop.evals.baselines import ONE_HOP_K, OneHopReasoner, UntargetedReasoner
+from boundloop.evals.systems import SystemRunner
+from boundloop.policies.budget import BudgetLimits, CallBudget
+from boundloop.reasoners.offline.planning import FIRST_HOP_K
 from tests.conftest import HashEncoder
 
 QUESTION = "In which room does the person who approves expense claims above EUR 5,000 sit?"

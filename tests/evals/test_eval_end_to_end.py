@@ -8,16 +8,15 @@ from typing import Any
 
 import pytest
 
-import evals.index_cache
-import evals.suite
-from evals.aggregate import METRICS
-from evals.config import EvalConfig
-from evals.report_files import write_reports
-from evals.report_json import full, summary
-from evals.report_model import EvalReport
-from evals.sources import load_eval_dataset
-from evals.suite import run_eval
-from policies.entitlements import AccessFilter
+from boundloop.evals import index_cache, suite
+from boundloop.evals.aggregate import METRICS
+from boundloop.evals.config import EvalConfig
+from boundloop.evals.report_files import write_reports
+from boundloop.evals.report_json import full, summary
+from boundloop.evals.report_model import EvalReport
+from boundloop.evals.sources import load_eval_dataset
+from boundloop.evals.suite import run_eval
+from boundloop.policies.entitlements import AccessFilter
 from tests.conftest import HashEncoder
 from tests.evals.synthetic import demo_folder, hotpotqa_file
 
@@ -71,7 +70,7 @@ def test_the_index_is_built_once_and_reused(tmp_path: Path, hotpot: Path, monkey
     def no_ingest(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the cached index should have been reused")
 
-    monkeypatch.setattr(evals.index_cache, "ingest", no_ingest)
+    monkeypatch.setattr(index_cache, "ingest", no_ingest)
     report = evaluate(tmp_path, "hotpotqa", hotpot, systems=("one_hop",), setting="distractor")
     assert report.systems["one_hop"].metrics["n"] == 4
 
@@ -117,8 +116,8 @@ class IgnoresTheFilter:
 
 
 def test_an_injected_leak_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    build = evals.suite.cached_index
-    monkeypatch.setattr(evals.suite, "cached_index", lambda *a, **k: IgnoresTheFilter(build(*a, **k)))
+    build = suite.cached_index
+    monkeypatch.setattr(suite, "cached_index", lambda *a, **k: IgnoresTheFilter(build(*a, **k)))
     report = evaluate(tmp_path, "demo", demo_folder(tmp_path / "demo"), systems=("one_hop",))
     assert report.systems["one_hop"].metrics["leak_rate"] > 0
     d2 = next(run for run in report.systems["one_hop"].runs if run.qid == "d2")

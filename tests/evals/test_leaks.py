@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from evals.leaks import AccessView, LeakDetector, shingles
-from evals.records import EvidenceRef, RunRecord, ShownDoc
+from boundloop.evals.leaks import AccessView, LeakDetector, shingles
+from boundloop.evals.records import EvidenceRef, RunRecord, ShownDoc
 
 TEXTS = {
     "handbook": "The referral bonus for a senior engineer is EUR 4,000 paid after six months of service.",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from evals.aggregate import METRICS, aggregate, by_group, mean
-from evals.leaks import AccessView, LeakDetector
-from evals.metrics import (
+from boundloop.evals.aggregate import METRICS, aggregate, by_group, mean
+from boundloop.evals.leaks import AccessView, LeakDetector
+from boundloop.evals.metrics import (
     ScoringContext,
     budget_problems,
     citation_precision,
@@ -14,8 +14,8 @@ from evals.metrics import (
     support_precision,
     support_recall,
 )
-from evals.records import EvidenceRef, Gold, RunRecord, ShownDoc
-from policies.budget import BudgetLimits
+from boundloop.evals.records import EvidenceRef, Gold, RunRecord, ShownDoc
+from boundloop.policies.budget import BudgetLimits
 
 LIMITS = BudgetLimits(max_hops=3, max_tokens=1000, max_seconds=2.0, max_retrieval_calls=4)
 OPEN = AccessView({"A": frozenset({"all"}), "B": frozenset({"all"}), "C": frozenset({"all"})},

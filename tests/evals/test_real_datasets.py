@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.datasets import DatasetError, load_dataset
+from boundloop.evals.datasets import DatasetError, load_dataset
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
-from evals.datasets import DatasetError
-from evals.demo_questions import load as load_demo
-from evals.gate_rules import GateEval, failures, load_rules
-from evals.sources import load_eval_dataset
-from policies.errors import BoundloopError
+from boundloop.cli.main import main
+from boundloop.evals.datasets import DatasetError
+from boundloop.evals.demo_questions import load as load_demo
+from boundloop.evals.gate_rules import GateEval, failures, load_rules
+from boundloop.evals.sources import load_eval_dataset
+from boundloop.policies.errors import BoundloopError
 from tests.evals.synthetic import demo_folder, hotpotqa_file
 
 REPO = Path(__file__).resolve().parents[2]

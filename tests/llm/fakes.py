@@ -6,15 +6,19 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+import httpx
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from domain.models import Claim, Evidence, Understanding, Verdict
-from policies.budget import CallBudget
-from reasoners.llm import LLMReasoner, LLMSettings
+from boundloop.domain.models import Claim, Evidence, Understanding, Verdict
+from boundloop.policies.budget import CallBudget
+from boundloop.reasoners.llm import LLMReasoner, LLMSettings
+
+REQUEST = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
+"""A real request for building openai's errors the way the library documents (they read its headers)."""
 
 
 class ScriptedChat(BaseChatModel):

@@ -7,11 +7,11 @@ import json
 import pytest
 from langchain_openai import AzureChatOpenAI, ChatOpenAI
 
-from policies.errors import BoundloopError
-from reasoners.factory import build_reasoner
-from reasoners.llm import PROMPT_VERSION, LLMReasoner, LLMSettings
-from reasoners.llm.prompts import DEFAULTS, load_prompts
-from reasoners.offline import OfflineReasoner
+from boundloop.policies.errors import BoundloopError
+from boundloop.reasoners.factory import build_reasoner
+from boundloop.reasoners.llm import PROMPT_VERSION, LLMReasoner, LLMSettings
+from boundloop.reasoners.llm.prompts import DEFAULTS, load_prompts
+from boundloop.reasoners.offline import OfflineReasoner
 from tests.llm.fakes import ScriptedChat, budget, reasoner
 
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from reasoners.llm.deadline import DeadlineExceeded, run_within
+from boundloop.reasoners.llm.deadline import DeadlineExceeded, run_within
 
 
 async def value_after(seconds: float, value: str) -> str:

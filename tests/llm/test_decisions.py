@@ -7,14 +7,13 @@ import json
 import httpx
 import openai
 import pytest
-from openai.lib._pydantic import to_strict_json_schema
 from pydantic import ValidationError
 
-from domain.models import Draft, Understanding
-from reasoners.llm import decisions, failures, quoting
-from reasoners.llm.deadline import DeadlineExceeded
-from reasoners.llm.schemas import ClaimCheck, Judgement, QuestionUnderstanding, Search, SearchPlan
-from tests.llm.fakes import EXPENSE, verdict
+from boundloop.domain.models import Draft, Understanding
+from boundloop.reasoners.llm import decisions, failures, quoting
+from boundloop.reasoners.llm.deadline import DeadlineExceeded
+from boundloop.reasoners.llm.schemas import ClaimCheck, Judgement, QuestionUnderstanding, Search, SearchPlan
+from tests.llm.fakes import EXPENSE, REQUEST, verdict
 
 
 def test_markers_are_stripped_only_when_they_are_numbers_or_shown_ids():
@@ -35,7 +34,7 @@ def test_plan_keeps_the_models_modes_and_keeps_k_in_bounds():
 @pytest.mark.parametrize("schema", [QuestionUnderstanding, SearchPlan, Draft, Judgement])
 def test_output_schemas_are_valid_strict_schemas_without_defaults(schema):
     """Strict structured outputs reject `default` (Azure OpenAI refuses the whole request)."""
-    strict = json.dumps(to_strict_json_schema(schema))
+    strict = json.dumps(openai.pydantic_function_tool(schema)["function"]["parameters"])
     assert '"default"' not in strict and '"minimum"' not in strict and '"maximum"' not in strict
 
 
@@ -65,7 +64,6 @@ def _validation_error() -> ValidationError:
     raise AssertionError
 
 
-REQUEST = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
 
 
 @pytest.mark.parametrize(("exc", "name"), [

@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from graph.runner import LoopRunner
-from policies.budget import BudgetLimits
-from reasoners.llm import LLMReasoner, LLMSettings, build_chat_model
+from boundloop.graph.runner import LoopRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.reasoners.llm import LLMReasoner, LLMSettings, build_chat_model
 from tests.llm.openai_stub import Reply, StubServer, schema_name
 from tests.llm.scripted import responder
 

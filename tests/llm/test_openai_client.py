@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from policies.budget import BudgetExhausted
-from reasoners.llm import LLMReasoner, LLMSettings, build_chat_model
-from reasoners.llm.settings import OUTPUT_TOKENS
-from reasoners.offline import OfflineReasoner
+from boundloop.policies.budget import BudgetExhausted
+from boundloop.reasoners.llm import LLMReasoner, LLMSettings, build_chat_model
+from boundloop.reasoners.llm.settings import OUTPUT_TOKENS
+from boundloop.reasoners.offline import OfflineReasoner
 from tests.llm.fakes import EXPENSE, LOOKUP, ORGCHART, budget, verdict
 from tests.llm.openai_stub import Reply, StubServer, answer, refused_url
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import time
 
-import httpx
 import openai
 import pytest
 from langchain_core.messages import HumanMessage
 
-from domain.models import Understanding
-from policies.budget import BudgetExhausted
-from reasoners.offline import OfflineReasoner
-from tests.llm.fakes import EXPENSE, LOOKUP, ORGCHART, ScriptedChat, budget, evidence, reasoner, verdict
+from boundloop.domain.models import Understanding
+from boundloop.policies.budget import BudgetExhausted
+from boundloop.reasoners.offline import OfflineReasoner
+from tests.llm.fakes import EXPENSE, LOOKUP, ORGCHART, REQUEST, ScriptedChat, budget, evidence, reasoner, verdict
 
 QUESTION = "Who approves expense claims above EUR 5,000?"
 
@@ -101,7 +100,7 @@ def test_output_still_unparseable_after_the_repair_falls_back_offline():
 
 
 def test_a_failing_model_falls_back_and_says_why():
-    failure = openai.APIConnectionError(request=httpx.Request("POST", "http://x"))
+    failure = openai.APIConnectionError(request=REQUEST)
     result = reasoner(ScriptedChat(script=[failure])).understand(QUESTION, budget())
     assert result.note == "model failed (connection error); offline fallback"
     assert result.tokens == OfflineReasoner().understand(QUESTION, budget()).tokens  # nothing sent: offline only

@@ -8,12 +8,12 @@ from dataclasses import replace
 import openai
 import pytest
 
-from domain.conversation import Turn
-from nodes.resolve import resolve
-from policies.budget import BudgetExhausted
-from reasoners.llm import PROMPT_VERSION
-from reasoners.llm.prompts import load_prompts
-from tests.llm.fakes import ScriptedChat, budget, reasoner
+from boundloop.domain.conversation import Turn
+from boundloop.nodes.resolve import resolve
+from boundloop.policies.budget import BudgetExhausted
+from boundloop.reasoners.llm import PROMPT_VERSION
+from boundloop.reasoners.llm.prompts import load_prompts
+from tests.llm.fakes import REQUEST, ScriptedChat, budget, reasoner
 from tests.loop_fixtures import make_runner
 
 EARLIER = [Turn(run_id="r1", question="How many days of annual leave do Lisbon employees get?",
@@ -59,7 +59,7 @@ def test_without_earlier_turns_no_model_is_called():
 @pytest.mark.parametrize("reply, failure", [
     ({"standalone_question": "   ", "follow_up": True}, "model failed (unusable rewrite)"),
     ({"standalone_question": "x" * 4001, "follow_up": True}, "model failed (unusable rewrite)"),
-    (openai.APIConnectionError(request=None), "model failed (connection"),  # type: ignore[arg-type]
+    (openai.APIConnectionError(request=REQUEST), "model failed (connection"),
 ])
 def test_an_unusable_rewrite_falls_back_to_the_offline_resolution(reply, failure):
     result = reasoner(ScriptedChat(script=[reply])).resolve("And in Toronto?", EARLIER, budget())

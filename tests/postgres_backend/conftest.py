@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.ingest import ingest
-from retrieval.loaders import load_jsonl
-from retrieval.postgres import PostgresIndex
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_jsonl
+from boundloop.retrieval.postgres import PostgresIndex
 from tests.postgres_backend.databases import drop_index
 
 

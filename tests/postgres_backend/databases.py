@@ -8,8 +8,8 @@ from urllib.parse import quote, urlsplit, urlunsplit
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
-from retrieval.postgres.roles import provision_roles
-from retrieval.postgres.settings import PgSettings, is_postgres_url
+from boundloop.retrieval.postgres.roles import provision_roles
+from boundloop.retrieval.postgres.settings import PgSettings, is_postgres_url
 from tests.service import postgres
 
 WRITER, READER = "boundloop_writer", "boundloop_reader"

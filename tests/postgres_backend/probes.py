@@ -8,8 +8,8 @@ from typing import Any
 
 import psycopg
 
-from retrieval import sqlite_index
-from retrieval.postgres import PostgresIndex, writer
+from boundloop.retrieval import sqlite_index
+from boundloop.retrieval.postgres import PostgresIndex, writer
 
 
 def _pg(index: PostgresIndex, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -96,10 +96,10 @@ WHERE %(query)s::text IS NOT NULL AND %(groups)s::text[] IS NOT NULL LIMIT %(lim
 def slow_keyword_query(index: Any) -> tuple[Any, str, str]:
     """(owner, attribute, SQL) for monkeypatch: a keyword query that keeps the database busy for a minute."""
     if isinstance(index, PostgresIndex):
-        from retrieval.postgres import keyword
+        from boundloop.retrieval.postgres import keyword
 
         return keyword, "_KEYWORD_SQL", _SLOW_PG_KEYWORD
-    from retrieval import sqlite_index
+    from boundloop.retrieval import sqlite_index
 
     return sqlite_index, "KEYWORD_SQL", _SLOW_SQLITE_KEYWORD
 

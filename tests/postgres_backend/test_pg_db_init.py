@@ -9,9 +9,9 @@ import uuid
 import psycopg
 import pytest
 
-from cli.main import main
-from retrieval.postgres import PostgresIndex, migrations
-from retrieval.postgres.settings import PgSettings, is_postgres_url
+from boundloop.cli.main import main
+from boundloop.retrieval.postgres import PostgresIndex, migrations
+from boundloop.retrieval.postgres.settings import PgSettings, is_postgres_url
 
 pytestmark = pytest.mark.slow
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from retrieval.backend import DocumentWrite, WriteBatch
-from retrieval.documents import Chunk, Document
-from retrieval.postgres import PostgresIndex
-from retrieval.postgres.dense import DensePlan, DenseTuning, choose_plan
+from boundloop.retrieval.backend import DocumentWrite, WriteBatch
+from boundloop.retrieval.documents import Chunk, Document
+from boundloop.retrieval.postgres import PostgresIndex
+from boundloop.retrieval.postgres.dense import DensePlan, DenseTuning, choose_plan
 from tests.conftest import access
 from tests.postgres_backend.databases import drop_index
 

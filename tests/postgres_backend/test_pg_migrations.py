@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from retrieval.errors import IndexStoreError
-from retrieval.postgres import PostgresIndex, migrations
+from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.postgres import PostgresIndex, migrations
 from tests.postgres_backend.databases import drop_index
 
 pytestmark = pytest.mark.slow

@@ -15,12 +15,12 @@ import numpy as np
 import psycopg
 import pytest
 
-from retrieval.backend import DocumentWrite, WriteBatch
-from retrieval.documents import Chunk, Document
-from retrieval.postgres import PostgresIndex, keyword, writer
-from retrieval.postgres.bulk import DEFERRABLE, HNSW_INDEX, BulkTuning, hnsw_definition
-from retrieval.postgres.settings import PgSettings
-from retrieval.postgres.vectors import register_vector
+from boundloop.retrieval.backend import DocumentWrite, WriteBatch
+from boundloop.retrieval.documents import Chunk, Document
+from boundloop.retrieval.postgres import PostgresIndex, keyword, writer
+from boundloop.retrieval.postgres.bulk import DEFERRABLE, HNSW_INDEX, BulkTuning, hnsw_definition
+from boundloop.retrieval.postgres.settings import PgSettings
+from boundloop.retrieval.postgres.vectors import register_vector
 from tests.conftest import access
 from tests.postgres_backend.databases import drop_index
 
@@ -72,7 +72,7 @@ def test_keyword_plan_uses_indexes_for_a_broad_user(big, query):
 
 
 def test_title_plan_uses_the_key_indexes_for_a_broad_user(big):
-    from retrieval.postgres import titles
+    from boundloop.retrieval.postgres import titles
 
     params = {"keys": ["title 12", "title 3001"], "groups": sorted(BROAD), "limit": 10}
     shown = plan(big.reader_url, titles._TITLE_SQL, params, BROAD)
@@ -129,7 +129,7 @@ def test_a_bulk_batch_rebuilds_the_indexes_it_deferred(pg_index_database, monkey
 
 
 def test_bulk_rule():
-    from retrieval.postgres.bulk import defers
+    from boundloop.retrieval.postgres.bulk import defers
 
     tuning = BulkTuning(min_rows=1000)
     assert defers(0, 1000, tuning) and defers(5000, 5000, tuning)

@@ -9,9 +9,9 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 
-from retrieval.postgres import PostgresIndex
-from retrieval.postgres.errors import IndexUnavailableError
-from retrieval.postgres.settings import PgSettings, redact
+from boundloop.retrieval.postgres import PostgresIndex
+from boundloop.retrieval.postgres.errors import IndexUnavailableError
+from boundloop.retrieval.postgres.settings import PgSettings, redact
 from tests.conftest import access
 
 REPLICAS = ("postgresql://boundloop_reader@replica-1.internal:5432,replica-2.internal:5433,primary.internal:5432"

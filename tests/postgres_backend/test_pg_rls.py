@@ -5,10 +5,10 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from retrieval.postgres import PostgresIndex, index, keyword
-from retrieval.postgres.errors import IndexAccessError
-from retrieval.postgres.settings import PgSettings
-from retrieval.search import hybrid_search
+from boundloop.retrieval.postgres import PostgresIndex, index, keyword
+from boundloop.retrieval.postgres.errors import IndexAccessError
+from boundloop.retrieval.postgres.settings import PgSettings
+from boundloop.retrieval.search import hybrid_search
 from tests.conftest import access
 
 pytestmark = pytest.mark.slow

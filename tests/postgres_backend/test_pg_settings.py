@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.config import open_backend
-from retrieval.postgres import PostgresIndex
-from retrieval.postgres.settings import PgSettings, derive_reader_url, redact
-from retrieval.sqlite_index import SqliteIndex
+from boundloop.retrieval.config import open_backend
+from boundloop.retrieval.postgres import PostgresIndex
+from boundloop.retrieval.postgres.settings import PgSettings, derive_reader_url, redact
+from boundloop.retrieval.sqlite_index import SqliteIndex
 
 WRITER = "postgresql://boundloop_writer:pw@db.internal:5433/search"
 

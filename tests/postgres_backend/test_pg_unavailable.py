@@ -9,15 +9,15 @@ import time
 
 import pytest
 
-from retrieval.config import open_backend
-from retrieval.errors import IndexStoreError
-from retrieval.ingest import ingest
-from retrieval.loaders import load_jsonl
-from retrieval.postgres import PostgresIndex
-from retrieval.postgres.errors import IndexUnavailableError
-from retrieval.postgres.roles import provision_roles
-from retrieval.postgres.settings import PgSettings
-from retrieval.search import EntitledSearcher
+from boundloop.retrieval.config import open_backend
+from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_jsonl
+from boundloop.retrieval.postgres import PostgresIndex
+from boundloop.retrieval.postgres.errors import IndexUnavailableError
+from boundloop.retrieval.postgres.roles import provision_roles
+from boundloop.retrieval.postgres.settings import PgSettings
+from boundloop.retrieval.search import EntitledSearcher
 from tests.conftest import access
 from tests.loop_fixtures import make_runner
 from tests.postgres_backend.databases import READER, WRITER, as_role
@@ -39,7 +39,7 @@ def test_a_closed_port_is_a_clean_quick_error():
 
 def test_the_cli_reports_it_without_a_traceback(directory_file):
     environ = dict(os.environ, BOUNDLOOP_INDEX=CLOSED, BOUNDLOOP_DIRECTORY=str(directory_file))
-    result = subprocess.run([sys.executable, "-m", "cli.main", "search", "expense", "--user", "bob"],
+    result = subprocess.run([sys.executable, "-m", "boundloop", "search", "expense", "--user", "bob"],
                             capture_output=True, text=True, env=environ, timeout=120)
     assert result.returncode == 2, result.stderr
     assert "boundloop: error:" in result.stderr and "unavailable" in result.stderr

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from policies.budget import BudgetLimits
-from policies.entitlements import Directory
-from reasoners.offline import OfflineReasoner
-from runstore.sqlite import SqliteRunStore
-from service.app import create_app
-from service.settings import ServiceSettings
-from service.state import ServiceState
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.entitlements import Directory
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.runstore.sqlite import SqliteRunStore
+from boundloop.service.app import create_app
+from boundloop.service.settings import ServiceSettings
+from boundloop.service.state import ServiceState
 from tests.service.keys import JWT_SECRET, directory_with_keys
 
 
@@ -45,9 +45,9 @@ def real_index_dir(tmp_path_factory, real_encoder) -> Path:
     """The small test corpus indexed with the real encoder, for tests that start real server processes."""
     import json
 
-    from retrieval.ingest import ingest
-    from retrieval.loaders import load_jsonl
-    from retrieval.sqlite_index import SqliteIndex
+    from boundloop.retrieval.ingest import ingest
+    from boundloop.retrieval.loaders import load_jsonl
+    from boundloop.retrieval.sqlite_index import SqliteIndex
     from tests.conftest import DOCS
 
     folder = tmp_path_factory.mktemp("real-index")

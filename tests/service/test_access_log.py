@@ -8,9 +8,9 @@ import logging
 import pytest
 from fastapi.testclient import TestClient
 
-from policies.errors import BoundloopError
-from service.access_log import LOGGER, format_from_env
-from service.app import create_app
+from boundloop.policies.errors import BoundloopError
+from boundloop.service.access_log import LOGGER, format_from_env
+from boundloop.service.app import create_app
 from tests.service.keys import auth
 
 

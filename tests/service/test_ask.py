@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from domain.result import RunResult
+from boundloop.domain.result import RunResult
 from tests.service.keys import auth
 
 SALARY = {"question": "What are the salary bands for level L5 engineers?"}

@@ -60,7 +60,7 @@ def test_bad_or_foreign_jwts_get_401(client, token):
 def test_jwt_is_refused_when_no_secret_is_configured(index, encoder, tmp_path):
     from fastapi.testclient import TestClient
 
-    from service.app import create_app
+    from boundloop.service.app import create_app
     from tests.service.conftest import make_state
 
     state = make_state(index, encoder, tmp_path, jwt_secret=None)
@@ -96,11 +96,11 @@ def test_health_and_metrics_need_no_credential(client):
 
 
 def _state_with(index, encoder, tmp_path, users: dict, **settings):
-    from policies.entitlements import Directory
-    from reasoners.offline import OfflineReasoner
-    from runstore.sqlite import SqliteRunStore
-    from service.settings import ServiceSettings
-    from service.state import ServiceState
+    from boundloop.policies.entitlements import Directory
+    from boundloop.reasoners.offline import OfflineReasoner
+    from boundloop.runstore.sqlite import SqliteRunStore
+    from boundloop.service.settings import ServiceSettings
+    from boundloop.service.state import ServiceState
 
     return ServiceState(settings=ServiceSettings(jwt_secret=JWT_SECRET, **settings),
                         directory=Directory.from_mapping({"users": users}), backend=index, encoder=encoder,
@@ -112,7 +112,7 @@ def test_api_keys_containing_dots_work(index, encoder, tmp_path, key):
     """A key with two dots looks like a JWT; a registered key is matched first, so it works all the same."""
     from fastapi.testclient import TestClient
 
-    from service.app import create_app
+    from boundloop.service.app import create_app
     from tests.service.keys import sha256
 
     state = _state_with(index, encoder, tmp_path, {"dora": {"groups": ["all-staff"], "api_key_sha256": [sha256(key)]}})
@@ -142,7 +142,7 @@ def test_jwt_lifetime_is_capped_at_24_hours_by_default(client, claims, accepted)
 def test_jwt_max_ttl_is_configurable(index, encoder, tmp_path):
     from fastapi.testclient import TestClient
 
-    from service.app import create_app
+    from boundloop.service.app import create_app
     from tests.service.keys import directory_with_keys
 
     state = _state_with(index, encoder, tmp_path, directory_with_keys()["users"], jwt_max_ttl_s=3600)

@@ -7,12 +7,12 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from reasoners.offline import OfflineReasoner
-from runstore.sqlite import SqliteRunStore
-from service.app import create_app
-from service.directory_reload import ReloadingDirectory
-from service.settings import ServiceSettings
-from service.state import ServiceState
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.runstore.sqlite import SqliteRunStore
+from boundloop.service.app import create_app
+from boundloop.service.directory_reload import ReloadingDirectory
+from boundloop.service.settings import ServiceSettings
+from boundloop.service.state import ServiceState
 from tests.service.keys import JWT_SECRET, auth, directory_with_keys
 from tests.service.test_ask import _events
 from tests.service.test_revocation import without, write

@@ -46,7 +46,7 @@ def _alive(pid: int) -> bool:
 
 
 def _serve(port: int, env: dict[str, str], log: Path) -> subprocess.Popen:
-    args = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning"]
+    args = [sys.executable, "-m", "boundloop", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning"]
     with log.open("a") as out:
         proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)

@@ -38,7 +38,7 @@ def test_a_full_disk_answers_503_and_healthz_says_degraded(tmp_path, real_index_
     env = server_env(BOUNDLOOP_INDEX=str(index), BOUNDLOOP_DIRECTORY=str(keyed_directory))
     port = free_port()
     # Room in the WAL for the migrations and the first run, not for forty runs.
-    args = _limited(240_000, "uvicorn", "--factory", "service.app:create_app", "--port", str(port),
+    args = _limited(240_000, "uvicorn", "--factory", "boundloop.service.app:create_app", "--port", str(port),
                     "--log-level", "warning")
     statuses = []
     with running(args, env, "/healthz", port, tmp_path / "server.log") as base:
@@ -71,7 +71,7 @@ def test_ingest_on_a_full_disk_names_the_cause_and_writes_nothing(tmp_path, real
     with closing(sqlite3.connect(index / "index.db")) as db:
         documents = db.execute("SELECT count(*) FROM documents").fetchone()[0]
     env = server_env(BOUNDLOOP_DIRECTORY=str(keyed_directory))
-    result = subprocess.run([sys.executable, *_limited(200_000, "cli.main", "ingest", str(more), "--index",
+    result = subprocess.run([sys.executable, *_limited(200_000, "boundloop", "ingest", str(more), "--index",
                                                         str(index))],
                             cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 2, result.stderr[-2000:]

@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 from langsmith.utils import LangSmithConflictError
 
-from service.app import create_app
-from service.langsmith_feedback import FEEDBACK_KEY, LangSmithFeedback, tracing_configured
+from boundloop.service.app import create_app
+from boundloop.service.langsmith_feedback import FEEDBACK_KEY, LangSmithFeedback, tracing_configured
 from tests.service.conftest import make_state
 from tests.service.keys import auth
 
@@ -95,7 +95,7 @@ def test_nothing_is_sent_to_langsmith_unless_tracing_is_configured(monkeypatch, 
         monkeypatch.delenv(name, raising=False)
     assert not tracing_configured()
     sender = LangSmithFeedback(client_factory=lambda: fake)
-    from domain.feedback import Rating
+    from boundloop.domain.feedback import Rating
 
     assert sender.send(uuid.uuid4().hex, Rating(score=1)) is False and fake.created == []
     monkeypatch.setenv("LANGSMITH_TRACING", "true")

@@ -60,7 +60,7 @@ def test_ingest_refuses_other_formats_and_oversized_bodies(index, encoder, tmp_p
 
     from fastapi.testclient import TestClient
 
-    from service.app import create_app
+    from boundloop.service.app import create_app
     from tests.service.conftest import make_state
 
     with TestClient(create_app(make_state(index, encoder, tmp_path, max_ingest_bytes=100))) as small:

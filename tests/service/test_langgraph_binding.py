@@ -12,14 +12,14 @@ from langgraph.types import Command
 from langgraph_sdk import Auth
 from langgraph_sdk.runtime import _ExecutionRuntime, _ReadRuntime
 
-from domain.result import RunResult
-from graph.builder import build_graph
-from graph.runner import LoopRunner
-from policies.budget import BudgetLimits
-from policies.errors import StepOrderError, UnknownUserError
-from runstore.serde import checkpoint_serde
-from service import langgraph_auth, langgraph_graph
-from service.langgraph_graph import make_graph
+from boundloop.domain.result import RunResult
+from boundloop.graph.builder import build_graph
+from boundloop.graph.runner import LoopRunner
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.errors import StepOrderError, UnknownUserError
+from boundloop.runstore.serde import checkpoint_serde
+from boundloop.service import langgraph_auth, langgraph_graph
+from boundloop.service.langgraph_graph import make_graph
 from tests.service.conftest import make_state
 from tests.service.keys import KEYS
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from langgraph_sdk import get_sync_client
 
-from domain.result import RunResult
+from boundloop.domain.result import RunResult
 from tests.service.keys import KEYS, auth
 from tests.service.servers import REPO, free_port, running, server_env
 

@@ -37,8 +37,8 @@ def test_metrics_count_runs_and_observe_latency_and_budget(client):
 def test_runs_closed_by_a_limit_are_counted_with_their_reason(index, encoder, tmp_path):
     from fastapi.testclient import TestClient
 
-    from policies.budget import BudgetLimits
-    from service.app import create_app
+    from boundloop.policies.budget import BudgetLimits
+    from boundloop.service.app import create_app
     from tests.service.conftest import make_state
 
     state = make_state(index, encoder, tmp_path, limits=BudgetLimits(max_retrieval_calls=1))

@@ -6,13 +6,13 @@ import json
 
 from fastapi.testclient import TestClient
 
-from policies.budget import BudgetLimits
-from policies.entitlements import Directory
-from reasoners.offline import OfflineReasoner
-from runstore.sqlite import SqliteRunStore
-from service.app import create_app
-from service.settings import ServiceSettings
-from service.state import ServiceState
+from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.entitlements import Directory
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.runstore.sqlite import SqliteRunStore
+from boundloop.service.app import create_app
+from boundloop.service.settings import ServiceSettings
+from boundloop.service.state import ServiceState
 from tests.service.conftest import make_state
 from tests.service.keys import auth, directory_with_keys
 

@@ -6,8 +6,8 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from runstore.postgres import PostgresRunStore
-from service.app import create_app
+from boundloop.runstore.postgres import PostgresRunStore
+from boundloop.service.app import create_app
 from tests.service.conftest import make_state
 from tests.service.keys import auth
 

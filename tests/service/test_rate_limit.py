@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from service.app import create_app
-from service.rate_limit import FAILED_AUTH_COST, Rate, TokenBuckets
+from boundloop.service.app import create_app
+from boundloop.service.rate_limit import FAILED_AUTH_COST, Rate, TokenBuckets
 from tests.service.conftest import make_state
 from tests.service.keys import auth
 

@@ -20,9 +20,9 @@ import jwt
 import pytest
 from langgraph_sdk import get_sync_client
 
-from retrieval.ingest import ingest
-from retrieval.loaders import load_jsonl
-from retrieval.sqlite_index import SqliteIndex
+from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.loaders import load_jsonl
+from boundloop.retrieval.sqlite_index import SqliteIndex
 from tests.conftest import DOCS
 from tests.service.keys import JWT_SECRET, KEYS, directory_with_keys, sha256
 from tests.service.servers import REPO, free_port, running, server_env
@@ -97,7 +97,7 @@ def target(request, tmp_path_factory, red_index) -> Iterator[Target]:
                      BOUNDLOOP_JWT_SECRET=JWT_SECRET, BOUNDLOOP_RATE_PER_KEY="30/minute")
     port = free_port()
     if request.param == "serve":
-        args = ["-m", "cli.main", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning"]
+        args = ["-m", "boundloop", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning"]
         context = running(args, env, "/healthz", port, folder / "server.log")
     else:
         args = ["-m", "langgraph_cli", "dev", "--config", str(REPO / "langgraph.json"), "--no-browser",

@@ -10,13 +10,13 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from policies.errors import DirectoryError
-from reasoners.offline import OfflineReasoner
-from runstore.sqlite import SqliteRunStore
-from service.app import create_app
-from service.directory_reload import ReloadingDirectory
-from service.settings import ServiceSettings
-from service.state import ServiceState
+from boundloop.policies.errors import DirectoryError
+from boundloop.reasoners.offline import OfflineReasoner
+from boundloop.runstore.sqlite import SqliteRunStore
+from boundloop.service.app import create_app
+from boundloop.service.directory_reload import ReloadingDirectory
+from boundloop.service.settings import ServiceSettings
+from boundloop.service.state import ServiceState
 from tests.service.keys import JWT_SECRET, KEYS, auth, directory_with_keys, sha256
 
 SALARY = {"question": "What are the salary bands for level L5 engineers?"}
@@ -110,7 +110,7 @@ def test_an_admin_removed_from_the_admin_group_may_no_longer_ingest(live):
 def test_a_broken_file_keeps_the_last_good_directory_and_says_why(live, caplog, broken):
     client, path = live
     path.write_text(broken)
-    with caplog.at_level(logging.ERROR, logger="service.directory_reload"):
+    with caplog.at_level(logging.ERROR, logger="boundloop.service.directory_reload"):
         for _ in range(3):
             assert "salaries" in cited(client.post("/ask", json=SALARY, headers=auth("alice")))
     problems = [r for r in caplog.records if "not reloaded, keeping the last good one" in r.getMessage()]

@@ -11,7 +11,7 @@ from tests.service.servers import REPO, server_env
 
 
 def serve(*args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", "serve", "--port", "1", *args], cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "boundloop", "serve", "--port", "1", *args], cwd=REPO,
                           env=server_env(**env), capture_output=True, text=True, timeout=120)
 
 

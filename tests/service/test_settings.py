@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from policies.errors import BoundloopError
-from service.rate_limit import Rate
-from service.settings import ServiceSettings
+from boundloop.policies.errors import BoundloopError
+from boundloop.service.rate_limit import Rate
+from boundloop.service.settings import ServiceSettings
 
 
 @pytest.fixture

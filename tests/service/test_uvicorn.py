@@ -30,7 +30,7 @@ def served(request, tmp_path_factory, real_index_dir, keyed_directory):
         databases = postgres.fresh_database(request.getfixturevalue("postgres_server"))
         env["BOUNDLOOP_CHECKPOINT_URL"] = next(databases)
     port = free_port()
-    args = ["-m", "cli.main", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning",
+    args = ["-m", "boundloop", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning",
             "--access-log", "json"]
     with running(args, env, "/healthz", port, tmp_path / "server.log") as base:
         yield request.param, base, tmp_path / "server.log"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from service.web import STATIC
+from boundloop.service.web import STATIC
 
 HOOKS = {"api-key", "sign-in", "question", "ask", "new-conversation"}
 ASSET = re.compile(r'(?:href|src)="(assets/[^"]+)"')

@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.service.servers import free_port, running, server_env
 
 # The demo keys are `demo-key-<user>`, published: serving them needs `--demo`.
-SERVE_ARGS = ["-m", "cli.main", "serve", "--demo", "--log-level", "warning"]
+SERVE_ARGS = ["-m", "boundloop", "serve", "--demo", "--log-level", "warning"]
 
 
 @contextmanager

@@ -10,8 +10,8 @@ import re
 import pytest
 import yaml
 
-from retrieval.config import DEMO_ROOT
-from retrieval.loaders import load_folder
+from boundloop.retrieval.config import DEMO_ROOT
+from boundloop.retrieval.loaders import load_folder
 from tests.web.actions import RECORD_APPEARANCES, appearances, ask, focused_testid, sign_in, storage_key
 from tests.web.browser import browser_session
 
