@@ -15,6 +15,7 @@ from boundloop.retrieval.cache import cache_dir
 from boundloop.retrieval.chunking import CHUNKER_VERSION
 from boundloop.retrieval.documents import Document
 from boundloop.retrieval.ingest import ingest
+from boundloop.retrieval.private_files import private_folder, write_private_text
 from boundloop.retrieval.sqlite_index import SqliteIndex
 
 STAMP = "complete"
@@ -47,7 +48,7 @@ def cached_index(
     name = re.sub(r"[^\w.-]+", "_", f"{label}-{encoder.name}")[:120]
     folder = root / f"{name}-{fingerprint(documents, encoder)[:16]}"
     if not (folder / STAMP).exists():
-        root.mkdir(parents=True, exist_ok=True)
+        private_folder(root)
         building = root / f".{folder.name}.{os.getpid()}.building"
         shutil.rmtree(building, ignore_errors=True)
         index = SqliteIndex(building, create=True)
@@ -55,7 +56,7 @@ def cached_index(
             ingest(index, encoder, documents, show_progress=show_progress)
         finally:
             index.close()
-        (building / STAMP).write_text(label)
+        write_private_text(building / STAMP, label)
         if not (folder / STAMP).exists():  # an unfinished folder from a crash; a finished one is kept
             shutil.rmtree(folder, ignore_errors=True)
         try:

@@ -10,6 +10,7 @@ from boundloop.retrieval.chunking import CHUNKER_VERSION
 from boundloop.retrieval.documents import Document
 from boundloop.retrieval.ingest import delete, ingest
 from boundloop.retrieval.loaders import load_folder
+from boundloop.retrieval.private_files import write_private_text
 from boundloop.retrieval.sqlite_index import SqliteIndex
 
 STAMP = "corpus.sha256"
@@ -37,5 +38,5 @@ def ensure_demo_index(encoder: Encoder, folder: Path, corpus: Path) -> Path:
         delete(index, sorted(set(index.stored_documents()) - present))  # documents removed from the corpus
     finally:
         index.close()
-    stamp.write_text(fingerprint)
+    write_private_text(stamp, fingerprint)
     return folder

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from boundloop.retrieval.private_files import FILE_MODE, private_folder
+
 OPSET = 17
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 OUTPUT = "last_hidden_state"
@@ -138,9 +140,10 @@ def build_int8_onnx(model_dir: Path, target: Path) -> None:
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(target.parent)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         fp32, int8 = Path(tmp) / "fp32.onnx", Path(tmp) / "int8.onnx"
         onnx.save(fp32_model(model_dir), str(fp32))
         quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True)
+        os.chmod(int8, FILE_MODE)
         os.replace(int8, target)

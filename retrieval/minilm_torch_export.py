@@ -11,6 +11,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from boundloop.retrieval.private_files import FILE_MODE, private_folder
+
 
 def export_int8_onnx(model_dir: Path, target: Path) -> None:
     """Export MiniLM to ONNX with torch.onnx and quantise its weights to int8; written atomically."""
@@ -32,7 +34,7 @@ def export_int8_onnx(model_dir: Path, target: Path) -> None:
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     model = AutoModel.from_pretrained(str(model_dir)).eval()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(target.parent)
     ids = torch.ones(2, 16, dtype=torch.long)
     axes = {0: "batch", 1: "sequence"}
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
@@ -50,4 +52,5 @@ def export_int8_onnx(model_dir: Path, target: Path) -> None:
             dynamo=False,
         )
         quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True)
+        os.chmod(int8, FILE_MODE)
         os.replace(int8, target)

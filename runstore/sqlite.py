@@ -17,7 +17,7 @@ from typing import Any
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from boundloop.policies.errors import BoundloopError, StoreDamaged
-from boundloop.retrieval.private_files import private_database
+from boundloop.retrieval.private_files import FILE_MODE, private_database
 from boundloop.retrieval.sqlite_failures import sqlite_failure
 from boundloop.runstore.retention import Retention
 from boundloop.runstore.schema import ColumnTypes, migrations
@@ -95,7 +95,7 @@ class SqliteRunStore(RunStore):
         failure = self._refused(sqlite_failure(exc, self.path, "run store", REMEDY))
         if isinstance(failure, StoreDamaged) and not self.damaged:
             self.damaged = True  # runs go unrecorded from now on; the next open replaces the file
-            self.path.with_name(self.path.name + ".damaged").touch()
+            self.path.with_name(self.path.name + ".damaged").touch(mode=FILE_MODE)
         return failure
 
     @contextmanager
