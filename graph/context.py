@@ -9,6 +9,7 @@ from boundloop.domain.usage import Usage
 from boundloop.graph.ledger import Ledger
 from boundloop.graph.reasoner import Reasoner
 from boundloop.policies.budget import BudgetLimits, CallBudget, call_budget
+from boundloop.policies.deadline import CLOSING_GRACE_SECONDS, Deadline
 from boundloop.policies.entitlements import Principal
 from boundloop.retrieval.search import EntitledSearcher
 
@@ -32,6 +33,14 @@ class RunContext:
     def usage(self, plus: Usage | None = None) -> Usage:
         """Usage so far, from the ledger (never from the state), plus what a step is about to spend."""
         return self.ledger.usage(plus)
+
+    def deadline(self, closing: bool) -> Deadline:
+        """The hard deadline of a step: the run's time limit, plus a small grace for a closing step.
+
+        The grace lets the closing path turn the evidence read so far into the best grounded answer.
+        """
+        grace = CLOSING_GRACE_SECONDS if closing else 0.0
+        return Deadline(self.ledger.started_at + self.limits.max_seconds + grace, self.ledger.clock)
 
     def call_budget(self) -> CallBudget:
         """What the next model call may spend."""

@@ -8,10 +8,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from boundloop.domain.steps import STEPS
 from boundloop.domain.trace import Span
 from boundloop.graph.context import RunContext
 from boundloop.graph.state import LoopState
 from boundloop.graph.step_update import StepUpdate
+from boundloop.policies.deadline import DeadlineReached, step_deadline
 
 NodeFn = Callable[[LoopState, RunContext], StepUpdate]
 
@@ -26,7 +28,13 @@ def traced(name: str, fn: NodeFn,
     def node(state: LoopState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         context = bound if bound is not None else runtime.context
         wall, started = time.time(), context.ledger.clock()
-        step = fn(state, context)
+        with step_deadline(context.deadline(closing=name in STEPS and STEPS[name].closing)) as deadline:
+            try:
+                step = fn(state, context)
+            except DeadlineReached:
+                step = _cut_short(name)
+        if deadline.reached and not step.stopped:  # the step ended early with what it had: the run is incomplete
+            step.stopped = "time"
         context.ledger.record(name, step.spent)
         span = Span(node=name, start=wall, duration_ms=round((context.ledger.clock() - started) * 1000, 3),
                     usage=context.usage(), decision=step.decision, reason=step.reason)
@@ -38,3 +46,11 @@ def traced(name: str, fn: NodeFn,
     node.__name__ = name
     node.__doc__ = fn.__doc__
     return node
+
+
+def _cut_short(name: str) -> StepUpdate:
+    """A working step stopped by the deadline in the middle of its work: it changes nothing, and the run closes."""
+    following = STEPS[name].next[0] if name in STEPS else "synthesise"
+    return StepUpdate({"next_step": following}, decision="cut short",
+                      reason="time limit reached inside the step; closing with the best grounded answer so far",
+                      stopped="time")

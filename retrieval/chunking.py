@@ -7,9 +7,12 @@ import re
 from boundloop.retrieval.documents import Chunk, Document
 from boundloop.retrieval.titles import normalise_name
 
-CHUNKER_VERSION = "sent-v9"
+CHUNKER_VERSION = "sent-v10"
 MAX_WORDS = 120
 OVERLAP_WORDS = 25
+MAX_SENTENCE_CHARS = 800
+"""No sentence, row or item is longer: text without punctuation is cut hard (at a space where it has one), so that
+whatever a document holds, every chunk and every unit the reader reads has a bounded cost."""
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
 # A full stop ends a sentence unless it ends an abbreviation that goes on: an initial ('John F. Kennedy'; not 'I',
@@ -73,7 +76,30 @@ def split_sentences(text: str) -> list[str]:
             elif stripped:
                 prose.append(stripped)
         sentences.extend(_prose_sentences(prose))
-    return sentences
+    return [piece for sentence in sentences for piece in bounded_pieces(sentence)]
+
+
+def bounded_pieces(sentence: str) -> list[str]:
+    """`sentence` as it is, or cut into pieces of at most MAX_WORDS words and MAX_SENTENCE_CHARS characters."""
+    if len(sentence) <= MAX_SENTENCE_CHARS and sentence.count(" ") < MAX_WORDS:
+        return [sentence]
+    pieces: list[str] = []
+    words: list[str] = []
+    size = 0
+    for word in sentence.split(" "):
+        while len(word) > MAX_SENTENCE_CHARS:  # a run without spaces: cut it by characters
+            pieces.extend([" ".join(words)] if words else [])
+            words, size = [], 0
+            pieces.append(word[:MAX_SENTENCE_CHARS])
+            word = word[MAX_SENTENCE_CHARS:]
+        if words and (size + 1 + len(word) > MAX_SENTENCE_CHARS or len(words) >= MAX_WORDS):
+            pieces.append(" ".join(words))
+            words, size = [], 0
+        words.append(word)
+        size += len(word) + (1 if size else 0)
+    if words:
+        pieces.append(" ".join(words))
+    return [piece for piece in pieces if piece]
 
 
 def _underlined_headings(lines: list[str]) -> list[str]:

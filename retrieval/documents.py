@@ -9,6 +9,18 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+MAX_TITLE_CHARS = 200
+"""A longer title (a text file's first line with no line break in it, say) is cut at a word: every chunk carries its
+document's title into the encoder and the reader, so a title must cost little whatever the file holds."""
+
+
+def bounded_title(title: str) -> str:
+    """`title`, or its first MAX_TITLE_CHARS characters cut back to a word, with an ellipsis."""
+    if len(title) <= MAX_TITLE_CHARS:
+        return title
+    cut = title[:MAX_TITLE_CHARS]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip() + "…"
+
 
 @dataclass(frozen=True)
 class Document:
@@ -28,6 +40,10 @@ class Document:
     origin: str = ""
     acl_given: bool = True
     """False when the source named no ACL at all (`--default-acl` applies); an explicit empty list is given."""
+
+    def __post_init__(self) -> None:
+        if len(self.title) > MAX_TITLE_CHARS:
+            object.__setattr__(self, "title", bounded_title(self.title))
 
     def content_hash(self, salt: str) -> str:
         """A fingerprint of everything that shapes the document's chunks; `salt` names chunker and encoder.

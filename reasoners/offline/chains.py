@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from boundloop.domain.text import entities, name_spans, stems
+from boundloop.policies.deadline import within
 from boundloop.reasoners.offline.name_roles import nationality
 from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, coverage
 from boundloop.reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
@@ -230,7 +231,7 @@ def chains(readings: list[Reading], question: str, weights: dict[str, float]) ->
     pool = sorted(readings, key=lambda r: -r.coverage)[:CANDIDATES]
     index = _Index(pool, _Names(readings, question))
     found: list[Chain] = []
-    for last in readings:
+    for last in within(readings):  # the step's deadline: the chains found so far
         best = Chain((last,), last.coverage)
         if last.answer is not None or last in pool:
             for chain in _extend((last,), index, MAX_LINKS):

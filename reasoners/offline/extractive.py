@@ -10,6 +10,7 @@ import re
 
 from boundloop.domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
 from boundloop.domain.text import entities, stem, stems, topic_words, values
+from boundloop.policies.deadline import within
 from boundloop.policies.instructions import data_sentences
 from boundloop.reasoners.offline.acronyms import expanded, in_full
 from boundloop.reasoners.offline.answer_types import Expected, expected_answer, head_phrase
@@ -57,7 +58,8 @@ def evidence_units(evidence: list[Evidence]) -> tuple[list[Unit], dict[str, int]
     """The units of the best evidence, and each chunk's rank."""
     ranked = sorted(evidence, key=lambda e: -e.score)[:MAX_EVIDENCE]
     older = older_versions(ranked)
-    return [u for e in ranked for u in units_of(e, e.doc_id in older)], {e.chunk_id: i for i, e in enumerate(ranked)}
+    units = [u for e in within(ranked) for u in units_of(e, e.doc_id in older)]  # the step's deadline: what is read
+    return units, {e.chunk_id: i for i, e in enumerate(ranked)}
 
 
 def answers(question: str, expected: Expected, ranked: list[Chain], weights: dict[str, float],

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from boundloop.domain.text import entities, stem, stems
+from boundloop.policies.deadline import within
 from boundloop.reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from boundloop.reasoners.offline.candidates import ASKS_BOUND, best
 from boundloop.reasoners.offline.measures import rate_of
@@ -254,7 +255,7 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
     verb, doer = asked_verb(question), doer_verb(question)
     rate = rate_of(question, 0, len(question)) if expected.kind in ("amount", "number") else ""
     readings: list[Reading] = []
-    for unit in units:
+    for unit in within(units):  # the step's deadline: the units read so far
         if unit.is_heading or not (unit.stems - question_stems):
             continue
         guess = best(unit, expected, question) if expected.wants_value else None

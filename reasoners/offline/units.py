@@ -14,6 +14,7 @@ from typing import NamedTuple
 from boundloop.domain.models import Evidence
 from boundloop.domain.text import chunk_sentences, stems
 from boundloop.policies.instructions import data_sentences, is_instruction
+from boundloop.retrieval.chunking import bounded_pieces
 from boundloop.retrieval.titles import normalise_name
 
 _SUPERSEDED = re.compile(
@@ -161,8 +162,9 @@ def units_of(evidence: Evidence, older: bool = False) -> list[Unit]:
     `older`: another document held is a newer version of this one, so it reads as superseded.
     """
     # a table row is one unit even when a cell holds a full stop ('excl. VAT'); other lines split into sentences
-    sentences = [s for line in evidence.text.split("\n") for s in
-                 ([line.strip()] if len(cells_of(line)) > 1 else chunk_sentences(line)) if s]
+    sentences = [piece for line in evidence.text.split("\n") for s in
+                 ([line.strip()] if len(cells_of(line)) > 1 else chunk_sentences(line)) if s
+                 for piece in bounded_pieces(s)]  # an index chunked before the bound was set reads bounded too
     superseded = older or bool(_SUPERSEDED.search(evidence.title) or _SUPERSEDED.search(evidence.text[:400]))
     paired = [bool(PAIR.match(s.strip())) for s in sentences] + [False]
     units: list[Unit] = []
