@@ -27,9 +27,13 @@ State = Annotated[ServiceState, Depends(service_state)]
 
 
 def current_user(request: Request, state: State, _bearer_doc: Annotated[object, Depends(_bearer)],
-                 api_key: Annotated[str | None, Depends(_api_key)]) -> str:
-    """The user the credential belongs to; the request body never names the user."""
-    user = state.identity.user_for(request.headers.get("authorization"), api_key)
+                 _api_key_doc: Annotated[object, Depends(_api_key)]) -> str:
+    """The user the credential belongs to; the request body never names the user.
+
+    Every copy of each header goes to the resolver: a second `Authorization` header is a 401, not ignored.
+    """
+    headers = request.headers
+    user = state.identity.user_for(headers.getlist("authorization"), headers.getlist("x-api-key"))
     request.state.user = user  # for the access log
     return user
 

@@ -1,16 +1,19 @@
 """Who is calling: an API key (matched by SHA-256 against the directory) or an HS256 JWT whose `sub` is the user.
 
 The FastAPI app and the LangGraph server's `Auth` handler both use `IdentityResolver`, so the rules are the same on
-every route. It fails closed: no credential, a malformed header, an unknown key, a bad or expired token, a token
-that lives longer than the configured maximum, or a token for a user the directory does not know is
-`AuthenticationFailed`, and the message never says which users exist. The directory is read afresh for every
-request, so a deleted user or key stops working as soon as the directory file changes.
+every route. It fails closed: no credential, two credentials (two headers, or one header sent twice), a malformed
+header, an unknown key, a bad or expired token (a time claim that is not a number included), a token that lives
+longer than the configured maximum, or a token for a user the directory does not know is `AuthenticationFailed`,
+and the message never says which users exist. The directory is read afresh for every request, so a deleted user or
+key stops working as soon as the directory file changes.
 """
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import jwt
 
@@ -26,18 +29,46 @@ def _looks_like_jwt(token: str) -> bool:
     return token.count(".") == 2
 
 
-def credential(authorization: str | None, api_key: str | None) -> str:
-    """The one credential a request carries, from `X-API-Key` or `Authorization: Bearer`."""
-    if authorization and api_key:
+def _one(values: Sequence[str], header: str) -> str | None:
+    """The header's one value; a header sent twice is refused, whichever copy a proxy or framework would keep."""
+    if len(values) > 1:
+        raise AuthenticationFailed(f"send one credential: the {header} header was sent {len(values)} times")
+    return values[0] if values else None
+
+
+def credential(authorization: Sequence[str], api_key: Sequence[str]) -> str:
+    """The one credential a request carries, from `X-API-Key` or `Authorization: Bearer` (every value of each)."""
+    bearer, key = _one(authorization, "Authorization"), _one(api_key, "X-API-Key")
+    if bearer and key:
         raise AuthenticationFailed("send one credential: Authorization or X-API-Key, not both")
-    if api_key:
-        return api_key.strip()
-    if not authorization:
+    if key:
+        return key.strip()
+    if not bearer:
         raise AuthenticationFailed("missing credentials: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'")
-    scheme, _, token = authorization.strip().partition(" ")
+    scheme, _, token = bearer.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise AuthenticationFailed("the Authorization header must be 'Bearer <key or token>'")
     return token.strip()
+
+
+def _numeric_date(claims: dict[str, Any], name: str) -> float | None:
+    """A time claim as seconds (RFC 7519 NumericDate: a JSON number); anything else makes the token invalid.
+
+    PyJWT accepts a digit string (`"exp": "1767225600"`) where a number belongs; the arithmetic on it below would
+    fail with a 500, so a claim that is not a finite number is refused here like any other bad token.
+    """
+    value = claims.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise AuthenticationFailed(f"invalid token: its {name!r} claim is not a number of seconds")
+    try:
+        seconds = float(value)
+    except OverflowError:  # an integer too large for a float
+        raise AuthenticationFailed(f"invalid token: its {name!r} claim is out of range") from None
+    if not math.isfinite(seconds):
+        raise AuthenticationFailed(f"invalid token: its {name!r} claim is out of range")
+    return seconds
 
 
 class IdentityResolver:
@@ -50,8 +81,8 @@ class IdentityResolver:
         self._jwt_max_ttl_s = jwt_max_ttl_s
         self._clock = clock
 
-    def user_for(self, authorization: str | None, api_key: str | None) -> str:
-        """The authenticated user; `AuthenticationFailed` otherwise.
+    def user_for(self, authorization: Sequence[str], api_key: Sequence[str]) -> str:
+        """The authenticated user; `AuthenticationFailed` otherwise. Each argument lists every value of its header.
 
         A registered API key wins over the JWT reading of the same string, so keys may contain dots.
         """
@@ -71,9 +102,12 @@ class IdentityResolver:
                                 options={"require": ["sub", "exp"]})
         except jwt.PyJWTError:
             raise AuthenticationFailed("invalid or expired token") from None
-        now, issued = self._clock(), claims.get("iat")
-        start = min(issued, now) if isinstance(issued, int | float) else now  # no `iat`: counted from now
-        if claims["exp"] - start > self._jwt_max_ttl_s + JWT_LEEWAY_S:
+        expires, issued, _ = (_numeric_date(claims, name) for name in ("exp", "iat", "nbf"))
+        if expires is None:  # PyJWT requires it; kept explicit for the arithmetic below
+            raise AuthenticationFailed("invalid or expired token")
+        now = self._clock()
+        start = min(issued, now) if issued is not None else now  # no `iat`: counted from now
+        if expires - start > self._jwt_max_ttl_s + JWT_LEEWAY_S:
             raise AuthenticationFailed(f"the token lives longer than this server accepts ({self._jwt_max_ttl_s} s)")
         user = claims.get("sub")
         if not isinstance(user, str) or user not in self._directory.current().users:

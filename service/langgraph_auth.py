@@ -1,7 +1,7 @@
 """The LangGraph server's `Auth` (`auth` in langgraph.json): the same credentials as the FastAPI app, and ownership.
 
 - authenticate: `Authorization: Bearer <key or JWT>` or `X-API-Key: <key>`, checked by `IdentityResolver` against
-  the same directory; the identity is the directory user name.
+  the same directory; the identity is the directory user name. A header sent twice is a 401, as on the FastAPI app.
 - threads (and the runs on them) carry `metadata.owner`, written here from the identity and never from the
   request; every read, search, update, delete and run is filtered on it, so another user's thread is a 404.
 - a run may not carry `context` or `configurable` values: the loop's run context is built on the server from the
@@ -34,24 +34,24 @@ Ctx = Auth.types.AuthContext
 Filter = Auth.types.FilterType
 
 
-def _header(headers: dict[bytes, bytes], name: bytes) -> str | None:
-    value = headers.get(name)
-    return value.decode("latin-1") if value is not None else None
+def _header(scope: dict[str, Any], name: bytes) -> list[str]:
+    """Every value of one header, from the ASGI scope (the server's `headers` dict keeps one of a repeated header)."""
+    return [value.decode("latin-1") for key, value in scope.get("headers", []) if key.lower() == name]
 
 
 @auth.authenticate
-async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDict:
+async def authenticate(scope: dict[str, Any]) -> Auth.types.MinimalUserDict:
     """The directory user owning the request's credential; 401 otherwise."""
     state = await run_in_threadpool(shared_state)  # the first call opens files: off the event loop
     try:
         user, permissions = await run_in_threadpool(
-            _identify, state, _header(headers, b"authorization"), _header(headers, b"x-api-key"))
+            _identify, state, _header(scope, b"authorization"), _header(scope, b"x-api-key"))
     except AuthenticationFailed as exc:
         raise Auth.exceptions.HTTPException(status_code=401, detail=str(exc)) from None
     return {"identity": user, "permissions": permissions}
 
 
-def _identify(state: ServiceState, authorization: str | None, api_key: str | None) -> tuple[str, list[str]]:
+def _identify(state: ServiceState, authorization: list[str], api_key: list[str]) -> tuple[str, list[str]]:
     """The user and their permissions, from the directory as it is now."""
     user = state.identity.user_for(authorization, api_key)
     try:

@@ -57,6 +57,34 @@ def test_bad_or_foreign_jwts_get_401(client, token):
     assert response.status_code == 401
 
 
+@pytest.mark.parametrize("claims", [
+    {"exp": str(int(time.time()) + 300)},  # PyJWT takes a digit string; the lifetime arithmetic then failed: 500
+    {"exp": int(time.time()) + 300, "iat": str(int(time.time()))},  # was accepted, the lifetime counted from now
+    {"exp": int(time.time()) + 300, "nbf": str(int(time.time()))},  # was accepted
+    {"exp": 10 ** 400},  # too large for a float: was a 500
+    {"exp": int(time.time()) + 300, "iat": True},
+])
+def test_a_signed_jwt_with_a_time_claim_that_is_not_a_number_gets_401(client, claims):
+    token = jwt.encode({"sub": "alice", **claims}, JWT_SECRET, algorithm="HS256")
+    response = client.post("/ask", json=QUESTION, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 401 and response.headers["www-authenticate"] == "Bearer"
+    assert response.json()["detail"].startswith("invalid token: its")
+
+
+@pytest.mark.parametrize("headers", [
+    [("Authorization", f"Bearer {KEYS['bob']}"), ("Authorization", f"Bearer {KEYS['alice']}")],
+    [("Authorization", f"Bearer {KEYS['bob']}"), ("Authorization", f"Bearer {KEYS['bob']}")],
+    [("Authorization", f"Bearer {KEYS['bob']}"), ("Authorization", "Bearer not-a-key")],
+    [("X-API-Key", KEYS["bob"]), ("X-API-Key", KEYS["alice"])],
+])
+def test_a_credential_header_sent_twice_gets_401(client, headers):
+    """The first header used to win; whichever copy a proxy keeps, the request is refused."""
+    response = client.post("/ask", json=QUESTION, headers=headers)
+    assert response.status_code == 401
+    assert response.json()["detail"].startswith("send one credential: the ")
+    assert client.post("/ask", json=QUESTION, headers=headers[:1]).status_code in (200, 401)
+
+
 def test_jwt_is_refused_when_no_secret_is_configured(index, encoder, tmp_path):
     from fastapi.testclient import TestClient
 

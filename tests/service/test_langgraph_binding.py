@@ -88,17 +88,24 @@ def _ctx(user: str, permissions: tuple[str, ...] = ()) -> Auth.types.AuthContext
                                   resource="threads", action="create_run")
 
 
+def _scope(*headers: tuple[bytes, str]) -> dict:
+    """An ASGI scope as the server passes it: the raw header list, repeated headers included."""
+    return {"type": "http", "headers": [(name, value.encode()) for name, value in headers]}
+
+
 def test_auth_handler_uses_the_same_credentials(state, monkeypatch):
     monkeypatch.setattr(langgraph_auth, "shared_state", lambda: state)
-    user = asyncio.run(langgraph_auth.authenticate({b"x-api-key": KEYS["carol"].encode()}))
+    user = asyncio.run(langgraph_auth.authenticate(_scope((b"x-api-key", KEYS["carol"]))))
     assert user == {"identity": "carol", "permissions": []}
-    admin = asyncio.run(langgraph_auth.authenticate({b"x-api-key": KEYS["grace"].encode()}))
+    admin = asyncio.run(langgraph_auth.authenticate(_scope((b"x-api-key", KEYS["grace"]))))
     assert admin == {"identity": "grace", "permissions": [langgraph_auth.STATE_WRITER]}
-    bearer = asyncio.run(langgraph_auth.authenticate({b"authorization": f"Bearer {KEYS['bob']}".encode()}))
+    bearer = asyncio.run(langgraph_auth.authenticate(_scope((b"authorization", f"Bearer {KEYS['bob']}"))))
     assert bearer["identity"] == "bob"
-    for headers in ({}, {b"x-api-key": b"nope"}):
+    twice = [(b"authorization", f"Bearer {KEYS['bob']}"), (b"authorization", f"Bearer {KEYS['alice']}")]
+    for headers in ([], [(b"x-api-key", "nope")], twice, [twice[0], twice[0]],
+                    [(b"x-api-key", KEYS["carol"]), (b"x-api-key", KEYS["bob"])]):
         with pytest.raises(Auth.exceptions.HTTPException) as refused:
-            asyncio.run(langgraph_auth.authenticate(headers))
+            asyncio.run(langgraph_auth.authenticate(_scope(*headers)))
         assert refused.value.status_code == 401
 
 

@@ -84,6 +84,15 @@ def test_threads_belong_to_their_owner(server):
         assert refused.value.response.status_code == 404
 
 
+def test_a_credential_header_sent_twice_is_refused(server):
+    """The server's `headers` argument keeps one copy of a repeated header; the handler reads the scope's list."""
+    twice = [("Authorization", f"Bearer {KEYS['bob']}"), ("Authorization", f"Bearer {KEYS['alice']}")]
+    refused = httpx.post(server + "/threads/search", json={}, headers=twice)
+    assert refused.status_code == 401 and "sent 2 times" in refused.text
+    assert httpx.post(server + "/threads/search", json={}, headers=twice[:1]).status_code == 200
+    assert httpx.post(server + "/ask", json=SALARY, headers=twice).status_code == 401  # the mounted FastAPI routes
+
+
 def test_the_principal_comes_only_from_the_credential(server):
     bob, alice = _client(server, "bob"), _client(server, "alice")
     assert "salaries" in {c["doc_id"] for c in alice.runs.wait(None, "boundloop", input=SALARY)["citations"]}
