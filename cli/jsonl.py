@@ -56,6 +56,7 @@ def run_batch(path: str, out_path: str | None, answer: Callable[[str, str], dict
     """Answer every line of a batch file; one JSON object per line (with `id` and `user`) to `out_path` or stdout.
 
     A line that fails gets an `error` field and the batch goes on; a progress bar shows when writing to a file.
+    The exit code is 1 when any line failed (a script must not take a batch of errors for success), else 0.
     """
     lines = list(read_batch(path))
     out: IO[str] = Path(out_path).open("w", encoding="utf-8") if out_path else sys.stdout
@@ -77,5 +78,6 @@ def run_batch(path: str, out_path: str | None, answer: Callable[[str, str], dict
         if out_path:
             out.close()
     if failures:
-        print(f"{failures} batch line(s) failed; see their 'error' fields", file=sys.stderr)
+        print(f"{failures} of {len(lines)} batch line(s) failed; see their 'error' fields", file=sys.stderr)
+        return 1
     return 0

@@ -73,7 +73,7 @@ def test_batch_search_is_trimmed_per_line(env, capsys, docs_jsonl, tmp_path, rea
     )
     out_file = tmp_path / "out.jsonl"
     code, _, err = run(capsys, "search", "--batch", str(batch), "--out", str(out_file))
-    assert code == 0 and "2 batch line(s) failed" in err
+    assert code == 1 and "2 of 5 batch line(s) failed" in err  # exit 1: any line failed
     rows = [json.loads(line) for line in out_file.read_text().splitlines()]
     assert [r["id"] for r in rows] == ["1", "2", "3", None, "5"]
     assert rows[3]["line"] == 4
