@@ -29,5 +29,10 @@ assert all(get_origin(get_args(_HINTS[key])[0]) is list for key in ACCUMULATING)
 
 
 def intake(state: LoopState) -> dict[str, Any]:
-    """Clears what the thread's last question left: its evidence, trace, answer and next step."""
-    return {**{key: Overwrite([]) for key in ACCUMULATING}, **{key: [] for key in LISTS}, **dict.fromkeys(CLEARED)}
+    """Clears what the thread's last question left: its evidence, trace, answer and next step.
+
+    The question's white space is folded to single spaces: no pattern the reader runs then meets a long run of
+    blanks, where overlapping white-space quantifiers would backtrack for minutes.
+    """
+    return {**{key: Overwrite([]) for key in ACCUMULATING}, **{key: [] for key in LISTS}, **dict.fromkeys(CLEARED),
+            "question": " ".join(state.get("question", "").split())}
