@@ -7,6 +7,7 @@ import os
 import shutil
 import tempfile
 
+from boundloop.policies.env_settings import check_environment
 from boundloop.policies.errors import BoundloopError
 from boundloop.service.master_watch import MASTER_ENV
 
@@ -50,12 +51,10 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.directory:
         os.environ["BOUNDLOOP_DIRECTORY"] = args.directory
     os.environ["BOUNDLOOP_DEMO"] = "1" if args.demo else ""
-    open_directory(ServiceSettings.from_env())
     if args.access_log:
         os.environ["BOUNDLOOP_ACCESS_LOG"] = args.access_log
-    from boundloop.service.access_log import format_from_env
-
-    format_from_env()  # a bad BOUNDLOOP_ACCESS_LOG is a clear error here, not a crash in every worker
+    check_environment()  # every numeric and enumerated BOUNDLOOP_* setting: one clear line, not a worker's crash
+    open_directory(ServiceSettings.from_env())
     metrics_dir = None
     if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # Each worker writes its samples here; /metrics on any worker sums them all.
@@ -63,8 +62,10 @@ def run_serve(args: argparse.Namespace) -> int:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     os.environ[MASTER_ENV] = str(os.getpid())  # workers leave when this process dies (service.master_watch)
     try:
+        # proxy_headers=False: uvicorn would believe X-Forwarded-For from 127.0.0.1; the app reads forwarded
+        # headers from BOUNDLOOP_TRUSTED_PROXIES only (service.forwarded)
         uvicorn.run(APP_FACTORY, factory=True, host=args.host, port=args.port, workers=args.workers,
-                    log_level=args.log_level, access_log=False)
+                    log_level=args.log_level, access_log=False, proxy_headers=False)
     finally:
         if metrics_dir:
             shutil.rmtree(metrics_dir, ignore_errors=True)

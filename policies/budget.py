@@ -6,14 +6,11 @@ None ("go") or the reason to stop. The clock is read by the caller and passed in
 
 from __future__ import annotations
 
-import math
-import os
 from dataclasses import dataclass, fields
-from typing import Any
 
 from boundloop.domain.steps import NextStep, is_working
 from boundloop.domain.usage import StopReason, Usage
-from boundloop.policies.errors import BoundloopError
+from boundloop.policies.env_settings import read
 
 
 @dataclass(frozen=True)
@@ -28,23 +25,7 @@ class BudgetLimits:
     @classmethod
     def from_env(cls) -> BudgetLimits:
         """Each limit from `BOUNDLOOP_<LIMIT>` (`BOUNDLOOP_MAX_HOPS`, `_MAX_TOKENS`, ...), else its default."""
-        return cls(**{limit.name: _positive_setting(f"BOUNDLOOP_{limit.name.upper()}", limit.default,
-                                                    whole=limit.type == "int") for limit in fields(cls)})
-
-
-def _positive_setting(name: str, default: Any, whole: bool) -> Any:
-    """A limit from the environment; an unset or blank variable keeps the default, anything else must be valid."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw) if whole else float(raw)
-    except ValueError:
-        kind = "a whole number" if whole else "a number of seconds"
-        raise BoundloopError(f"{name}={raw!r} is not {kind}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise BoundloopError(f"{name}={raw!r} must be positive")
-    return value
+        return cls(**{limit.name: read(f"BOUNDLOOP_{limit.name.upper()}", limit.default) for limit in fields(cls)})
 
 
 def check_before_step(step: NextStep, usage: Usage, limits: BudgetLimits) -> StopReason | None:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
-
 from boundloop.graph.reasoner import Reasoner
+from boundloop.policies.env_settings import read
 from boundloop.policies.errors import BoundloopError
 from boundloop.reasoners.offline import OfflineReasoner
 
 
 def build_reasoner(spec: str | None = None) -> Reasoner:
-    spec = (spec or os.environ.get("BOUNDLOOP_MODEL") or "offline").strip()
+    spec = (spec or read("BOUNDLOOP_MODEL", "offline")).strip()
     if spec == "offline":
         return OfflineReasoner()
     provider, _, model = spec.partition(":")

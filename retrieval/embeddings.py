@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from boundloop.policies.env_settings import read
 from boundloop.policies.errors import StoreDamaged
 from boundloop.retrieval.cache import cache_dir as cache_dir  # re-exported: older imports name it here
 from boundloop.retrieval.errors import IndexStoreError
@@ -174,7 +175,7 @@ class HostedEmbeddings(Embeddings):
 @lru_cache(maxsize=4)
 def build_embeddings(spec: str | None = None) -> Any:
     """The encoder named by `spec` (or `BOUNDLOOP_EMBEDDINGS`); one instance per process and spec."""
-    spec = (spec or os.environ.get("BOUNDLOOP_EMBEDDINGS") or DEFAULT_SPEC).strip()
+    spec = (spec or read("BOUNDLOOP_EMBEDDINGS", DEFAULT_SPEC)).strip()
     if spec == "minilm":
         return MiniLMOnnxEmbeddings()
     if spec == "minilm-fp32":

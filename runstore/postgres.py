@@ -5,7 +5,6 @@ Every worker and host that opens the same URL sees the same runs; a run started 
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +15,7 @@ from psycopg.rows import dict_row, tuple_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from boundloop.policies.env_settings import read
 from boundloop.policies.errors import BoundloopError, StoreUnwritable
 from boundloop.runstore.pooled_saver import PooledPostgresSaver
 from boundloop.runstore.retention import Retention
@@ -55,7 +55,7 @@ class PostgresRunStore(RunStore):
 
     def __init__(self, url: str, pool_size: int | None = None, retention: Retention | None = None) -> None:
         self.retention = retention or Retention()
-        size = pool_size or int(os.environ.get("BOUNDLOOP_PG_POOL_SIZE", DEFAULT_POOL_SIZE))
+        size = pool_size or read("BOUNDLOOP_PG_POOL_SIZE", DEFAULT_POOL_SIZE)
         self._pool = ConnectionPool(
             url, min_size=1, max_size=size, open=True, timeout=30,
             kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},

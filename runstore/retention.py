@@ -6,10 +6,9 @@ runs past either are deleted a small batch at a time, so no step holds a lock fo
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
-from boundloop.policies.errors import BoundloopError
+from boundloop.policies.env_settings import read
 
 PRUNE_BATCH = 50  # runs deleted in one step: each step's transactions stay short
 INTERRUPTED_AFTER_S = 3600.0  # an unfinished run of a process this host cannot check is given up after this long
@@ -30,13 +29,5 @@ class Retention:
     def from_env(cls) -> Retention:
         """`BOUNDLOOP_RUNS_KEEP` (a whole number, at least 1) and `BOUNDLOOP_RUNS_MAX_AGE_DAYS` (more than 0)."""
         defaults = cls()
-        keep, age = os.environ.get("BOUNDLOOP_RUNS_KEEP"), os.environ.get("BOUNDLOOP_RUNS_MAX_AGE_DAYS")
-        try:
-            retention = cls(keep=int(keep) if keep else defaults.keep,
-                            max_age_days=float(age) if age else defaults.max_age_days)
-        except ValueError:
-            raise BoundloopError("BOUNDLOOP_RUNS_KEEP must be a whole number and BOUNDLOOP_RUNS_MAX_AGE_DAYS a "
-                                 f"number of days; got {keep!r} and {age!r}") from None
-        if retention.keep < 1 or not retention.max_age_days > 0:
-            raise BoundloopError("BOUNDLOOP_RUNS_KEEP must be at least 1 and BOUNDLOOP_RUNS_MAX_AGE_DAYS more than 0")
-        return retention
+        return cls(keep=read("BOUNDLOOP_RUNS_KEEP", defaults.keep),
+                   max_age_days=read("BOUNDLOOP_RUNS_MAX_AGE_DAYS", defaults.max_age_days))

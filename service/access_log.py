@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sys
 from datetime import UTC, datetime
 from typing import Literal, get_args
 
 from starlette.types import ASGIApp, Scope
 
-from boundloop.policies.errors import BoundloopError
+from boundloop.policies.env_settings import read
 from boundloop.service.response_watch import ReportingMiddleware, ResponseWatch
 
 AccessLogFormat = Literal["text", "json", "off"]
@@ -29,10 +28,8 @@ USER_KEY = "user"  # request.state.user, set by `service.dependencies.current_us
 
 
 def format_from_env() -> AccessLogFormat:
-    value = (os.environ.get(ENV) or "text").strip().lower()
-    if value not in FORMATS:
-        raise BoundloopError(f"{ENV}={value!r} is not one of {', '.join(FORMATS)}")
-    return value  # type: ignore[return-value]
+    value: AccessLogFormat = read(ENV, "text")  # policies.env_settings allows FORMATS
+    return value
 
 
 def _default_handler() -> None:

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from boundloop.service.access_log import AccessLogFormat, AccessLogMiddleware, format_from_env
 from boundloop.service.error_handlers import install_error_handlers
+from boundloop.service.forwarded import TrustedProxyMiddleware
 from boundloop.service.master_watch import watch_master
 from boundloop.service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
 from boundloop.service.rate_limit_middleware import RateLimitMiddleware
@@ -74,6 +75,7 @@ def create_app(state: ServiceState | None = None,
     app.add_middleware(RateLimitMiddleware, per_key=settings.rate_per_key, per_address=settings.rate_per_address)
     paths = frozenset(route.path for router in ROUTERS for route in router.routes if hasattr(route, "path"))
     app.add_middleware(RequestMetricsMiddleware, paths=paths)
-    app.add_middleware(AccessLogMiddleware, form=access_log_format or format_from_env(),  # outermost
+    app.add_middleware(AccessLogMiddleware, form=access_log_format or format_from_env(),
                        paths=paths | {route.path for route in web_router.routes if hasattr(route, "path")})
+    app.add_middleware(TrustedProxyMiddleware, trusted=settings.trusted_proxies)  # outermost: the rate limit's address
     return app

@@ -7,17 +7,14 @@ A failed authentication costs more (`FAILED_AUTH_COST`), so guessing keys from o
 from __future__ import annotations
 
 import math
-import re
 from collections import OrderedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from boundloop.policies.errors import BoundloopError
+from boundloop.policies import env_settings
 
 FAILED_AUTH_COST = 10.0
 MAX_TRACKED = 10_000  # buckets kept per table; the least recently used go first (a full bucket loses nothing)
-_UNITS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hour": 3600}
-_RATE = re.compile(r"\s*(\d+)\s*/\s*(\d*)\s*([a-z]+?)s?\s*")
 
 
 class Rate(BaseModel):
@@ -30,13 +27,9 @@ class Rate(BaseModel):
 
     @classmethod
     def parse(cls, text: str, setting: str) -> Rate | None:
-        """'120/minute', '10/s', '1000/hour', '30/10s'; 'off' (or 0) is None: no limit."""
-        if text.strip().lower() in ("off", "0", "none", "false"):
-            return None
-        match = _RATE.fullmatch(text.lower())
-        if not match or match.group(3) not in _UNITS or int(match.group(1)) == 0:
-            raise BoundloopError(f"{setting} must look like 120/minute, 10/s or 1000/hour, or be off; got {text!r}")
-        return cls(requests=int(match.group(1)), per_s=int(match.group(2) or 1) * _UNITS[match.group(3)])
+        """'120/minute', '10/s', '1000/hour', '30/10s'; 'off' (or 0) is None: no limit (`policies.env_settings`)."""
+        parsed = env_settings.parse(setting, text)
+        return cls(requests=parsed[0], per_s=parsed[1]) if parsed else None
 
     def __str__(self) -> str:
         return f"{self.requests}/{self.per_s:g}s"

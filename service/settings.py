@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from boundloop.policies.env_settings import Network, read
 from boundloop.policies.errors import BoundloopError
 from boundloop.runstore.location import checkpoint_url_from_env
 from boundloop.service.identity import DEFAULT_JWT_MAX_TTL_S
@@ -17,8 +17,6 @@ MAX_INGEST_BYTES = 8 * 1024 * 1024
 MIN_JWT_SECRET_BYTES = 32
 DEFAULT_RATE_PER_KEY = "120/minute"
 DEFAULT_RATE_PER_ADDRESS = "600/minute"
-_DURATION = re.compile(r"\s*(\d+)\s*([smhd]?)\s*")
-_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 class ServiceSettings(BaseModel):
@@ -41,6 +39,9 @@ class ServiceSettings(BaseModel):
     max_ingest_bytes: int = Field(default=MAX_INGEST_BYTES, gt=0, description="Largest POST /ingest body.")
     rate_per_key: Rate | None = Field(default=None, description="Requests per credential; None is no limit.")
     rate_per_address: Rate | None = Field(default=None, description="Requests per client address; None is no limit.")
+    trusted_proxies: tuple[Network, ...] = Field(
+        default=(), description="Peers whose X-Forwarded-For, Forwarded or X-Real-IP names the client address."
+    )
 
     @field_validator("jwt_secret")
     @classmethod
@@ -57,15 +58,11 @@ class ServiceSettings(BaseModel):
         """The settings from `BOUNDLOOP_*` variables (docs/service.md lists them); a bad value is a clear error.
 
         `BOUNDLOOP_INDEX`, `_DIRECTORY`, `_DEMO`, `_CHECKPOINT_URL`, `_JWT_SECRET`, `_JWT_MAX_TTL`,
-        `_MAX_BODY_BYTES`, `_MAX_INGEST_BYTES`, `_RATE_PER_KEY`, `_RATE_PER_ADDRESS`.
+        `_MAX_BODY_BYTES`, `_MAX_INGEST_BYTES`, `_RATE_PER_KEY`, `_RATE_PER_ADDRESS`, `_TRUSTED_PROXIES`; the
+        numeric and enumerated ones are checked by `policies.env_settings`.
         """
         env = os.environ
         url = checkpoint_url_from_env()
-        try:
-            max_body = int(env.get("BOUNDLOOP_MAX_BODY_BYTES", MAX_BODY_BYTES))
-            max_ingest = int(env.get("BOUNDLOOP_MAX_INGEST_BYTES", MAX_INGEST_BYTES))
-        except ValueError as exc:
-            raise BoundloopError(f"a BOUNDLOOP_MAX_*_BYTES setting is not a number: {exc}") from None
         secret = env.get("BOUNDLOOP_JWT_SECRET") or None
         try:
             cls._long_enough(secret)
@@ -74,22 +71,15 @@ class ServiceSettings(BaseModel):
         return cls(
             index=env.get("BOUNDLOOP_INDEX") or None,
             directory=env.get("BOUNDLOOP_DIRECTORY") or None,
-            demo=env.get("BOUNDLOOP_DEMO", "").strip().lower() in ("1", "true", "yes"),
+            demo=read("BOUNDLOOP_DEMO", False),
             checkpoint_url=url,
             jwt_secret=secret,
-            jwt_max_ttl_s=_duration_s(env.get("BOUNDLOOP_JWT_MAX_TTL", str(DEFAULT_JWT_MAX_TTL_S)),
-                                      "BOUNDLOOP_JWT_MAX_TTL"),
-            max_body_bytes=max_body,
-            max_ingest_bytes=max_ingest,
-            rate_per_key=Rate.parse(env.get("BOUNDLOOP_RATE_PER_KEY", DEFAULT_RATE_PER_KEY), "BOUNDLOOP_RATE_PER_KEY"),
-            rate_per_address=Rate.parse(env.get("BOUNDLOOP_RATE_PER_ADDRESS", DEFAULT_RATE_PER_ADDRESS),
+            jwt_max_ttl_s=read("BOUNDLOOP_JWT_MAX_TTL", DEFAULT_JWT_MAX_TTL_S),
+            max_body_bytes=read("BOUNDLOOP_MAX_BODY_BYTES", MAX_BODY_BYTES),
+            max_ingest_bytes=read("BOUNDLOOP_MAX_INGEST_BYTES", MAX_INGEST_BYTES),
+            rate_per_key=Rate.parse(env.get("BOUNDLOOP_RATE_PER_KEY") or DEFAULT_RATE_PER_KEY,
+                                    "BOUNDLOOP_RATE_PER_KEY"),
+            rate_per_address=Rate.parse(env.get("BOUNDLOOP_RATE_PER_ADDRESS") or DEFAULT_RATE_PER_ADDRESS,
                                         "BOUNDLOOP_RATE_PER_ADDRESS"),
+            trusted_proxies=read("BOUNDLOOP_TRUSTED_PROXIES", ()),
         )
-
-
-def _duration_s(text: str, setting: str) -> int:
-    """'86400', '3600s', '90m', '24h', '1d' in seconds; more than zero."""
-    match = _DURATION.fullmatch(text.lower())
-    if not match or int(match.group(1)) == 0:
-        raise BoundloopError(f"{setting} must be a duration such as 3600, 90m, 24h or 1d; got {text!r}")
-    return int(match.group(1)) * _SECONDS[match.group(2)]

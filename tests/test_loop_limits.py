@@ -78,16 +78,16 @@ def test_limits_come_from_the_environment_only(monkeypatch):
     monkeypatch.setenv("BOUNDLOOP_MAX_SECONDS", "4.5")
     assert BudgetLimits.from_env() == BudgetLimits(max_hops=2, max_seconds=4.5)
     monkeypatch.setenv("BOUNDLOOP_MAX_TOKENS", "lots")
-    with pytest.raises(BoundloopError, match="BOUNDLOOP_MAX_TOKENS='lots' is not a whole number"):
+    with pytest.raises(BoundloopError, match="BOUNDLOOP_MAX_TOKENS='lots' must be a whole number"):
         BudgetLimits.from_env()
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
-    ("BOUNDLOOP_MAX_HOPS", "abc", "BOUNDLOOP_MAX_HOPS='abc' is not a whole number"),
-    ("BOUNDLOOP_MAX_HOPS", "2.5", "BOUNDLOOP_MAX_HOPS='2.5' is not a whole number"),
-    ("BOUNDLOOP_MAX_RETRIEVAL_CALLS", "0", "BOUNDLOOP_MAX_RETRIEVAL_CALLS='0' must be positive"),
-    ("BOUNDLOOP_MAX_SECONDS", "nan", "BOUNDLOOP_MAX_SECONDS='nan' must be positive"),
-    ("BOUNDLOOP_MAX_SECONDS", "soon", "BOUNDLOOP_MAX_SECONDS='soon' is not a number of seconds"),
+    ("BOUNDLOOP_MAX_HOPS", "abc", "BOUNDLOOP_MAX_HOPS='abc' must be a whole number, at least 1"),
+    ("BOUNDLOOP_MAX_HOPS", "2.5", "BOUNDLOOP_MAX_HOPS='2.5' must be a whole number, at least 1"),
+    ("BOUNDLOOP_MAX_RETRIEVAL_CALLS", "0", "BOUNDLOOP_MAX_RETRIEVAL_CALLS='0' must be a whole number, at least 1"),
+    ("BOUNDLOOP_MAX_SECONDS", "nan", "BOUNDLOOP_MAX_SECONDS='nan' must be a number more than 0"),
+    ("BOUNDLOOP_MAX_SECONDS", "soon", "BOUNDLOOP_MAX_SECONDS='soon' must be a number more than 0"),
 ])
 def test_a_bad_limit_names_its_variable(monkeypatch, name, value, message):
     monkeypatch.setenv(name, value)

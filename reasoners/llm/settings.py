@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from boundloop.policies.env_settings import read
 from boundloop.policies.errors import BoundloopError
 
 Provider = Literal["openai", "azure_openai"]
@@ -53,19 +54,15 @@ class LLMSettings(BaseModel):
     def from_env(cls, provider: str, model: str) -> LLMSettings:
         """Settings for `provider:model` (from BOUNDLOOP_MODEL) plus the BOUNDLOOP_* variables that tune it."""
         env = os.environ
-
-        def number(name: str) -> str | None:
-            return env.get(name, "").strip() or None
-
         try:
             return cls.model_validate({
                 "provider": provider,
                 "model": model,
                 "base_url": env.get("BOUNDLOOP_OPENAI_BASE_URL") or None,
-                "method": env.get("BOUNDLOOP_LLM_METHOD") or "json_schema",
-                "temperature": number("BOUNDLOOP_LLM_TEMPERATURE"),
-                "call_timeout": number("BOUNDLOOP_LLM_TIMEOUT"),
-                "max_output_tokens": number("BOUNDLOOP_LLM_MAX_OUTPUT_TOKENS"),
+                "method": read("BOUNDLOOP_LLM_METHOD", "json_schema"),  # each a one-line error naming its variable
+                "temperature": read("BOUNDLOOP_LLM_TEMPERATURE"),
+                "call_timeout": read("BOUNDLOOP_LLM_TIMEOUT"),
+                "max_output_tokens": read("BOUNDLOOP_LLM_MAX_OUTPUT_TOKENS"),
                 "prompts_path": env.get("BOUNDLOOP_PROMPTS") or None,
             })
         except ValidationError as exc:

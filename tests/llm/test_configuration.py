@@ -59,7 +59,7 @@ def test_unknown_model_specs_are_refused(clean_env, spec):
                                              ("BOUNDLOOP_LLM_TIMEOUT", "-1")])
 def test_invalid_settings_fail_at_startup(clean_env, name, value):
     clean_env.setenv(name, value)
-    with pytest.raises(BoundloopError, match="invalid LLM reasoner settings"):
+    with pytest.raises(BoundloopError, match=f"{name}={value!r} must be"):
         LLMSettings.from_env("openai", "gpt-4o-mini")
 
 

@@ -75,5 +75,5 @@ def test_off_logs_nothing_and_a_bad_setting_names_the_variable(state, lines, mon
         _requests(client)
     assert lines == []
     monkeypatch.setenv("BOUNDLOOP_ACCESS_LOG", "xml")
-    with pytest.raises(BoundloopError, match="BOUNDLOOP_ACCESS_LOG='xml' is not one of text, json, off"):
+    with pytest.raises(BoundloopError, match="BOUNDLOOP_ACCESS_LOG='xml' must be one of text, json, off"):
         format_from_env()

@@ -23,8 +23,16 @@ def serve(*args: str, **env: str) -> subprocess.CompletedProcess:
     (("--demo", "--directory", "demo/directory.yaml"), {}, "--demo serves the bundled demo corpus"),
     (("--demo",), {"BOUNDLOOP_INDEX": "/nowhere"}, "--demo serves the bundled demo corpus"),
     (("--demo",), {"BOUNDLOOP_JWT_SECRET": "too-short"}, "BOUNDLOOP_JWT_SECRET must be at least 32 bytes"),
-    (("--demo",), {"BOUNDLOOP_RATE_PER_KEY": "lots"}, "BOUNDLOOP_RATE_PER_KEY must look like 120/minute"),
-    (("--demo",), {"BOUNDLOOP_JWT_MAX_TTL": "forever"}, "BOUNDLOOP_JWT_MAX_TTL must be a duration"),
+    (("--demo",), {"BOUNDLOOP_RATE_PER_KEY": "lots"}, "BOUNDLOOP_RATE_PER_KEY='lots' must be a rate such as"),
+    (("--demo",), {"BOUNDLOOP_JWT_MAX_TTL": "forever"}, "BOUNDLOOP_JWT_MAX_TTL='forever' must be a duration"),
+    # each was "internal error" or a traceback in every worker before the settings were checked up front
+    (("--demo",), {"BOUNDLOOP_MAX_BODY_BYTES": "0"}, "BOUNDLOOP_MAX_BODY_BYTES='0' must be a whole number"),
+    (("--demo",), {"BOUNDLOOP_MAX_INGEST_BYTES": "-1"}, "BOUNDLOOP_MAX_INGEST_BYTES='-1' must be a whole number"),
+    (("--demo",), {"BOUNDLOOP_RATE_PER_ADDRESS": "5/0s"}, "BOUNDLOOP_RATE_PER_ADDRESS='5/0s' must be a rate"),
+    (("--demo",), {"BOUNDLOOP_MAX_HOPS": "abc"}, "BOUNDLOOP_MAX_HOPS='abc' must be a whole number"),
+    (("--demo",), {"BOUNDLOOP_RUNS_KEEP": "0"}, "BOUNDLOOP_RUNS_KEEP='0' must be a whole number"),
+    (("--demo",), {"BOUNDLOOP_EMBEDDINGS": "foo"}, "BOUNDLOOP_EMBEDDINGS='foo' must be one of minilm"),
+    (("--demo",), {"BOUNDLOOP_TRUSTED_PROXIES": "proxy.local"}, "BOUNDLOOP_TRUSTED_PROXIES='proxy.local' must be"),
 ])
 def test_serve_refuses_unsafe_or_broken_settings(args, env, message):
     done = serve(*args, **env)

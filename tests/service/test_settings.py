@@ -13,7 +13,8 @@ from boundloop.service.settings import ServiceSettings
 @pytest.fixture
 def env(monkeypatch):
     for name in ("BOUNDLOOP_JWT_SECRET", "BOUNDLOOP_JWT_MAX_TTL", "BOUNDLOOP_RATE_PER_KEY",
-                 "BOUNDLOOP_RATE_PER_ADDRESS", "BOUNDLOOP_DEMO", "BOUNDLOOP_CHECKPOINT_URL"):
+                 "BOUNDLOOP_RATE_PER_ADDRESS", "BOUNDLOOP_DEMO", "BOUNDLOOP_CHECKPOINT_URL", "BOUNDLOOP_MAX_BODY_BYTES",
+                 "BOUNDLOOP_MAX_INGEST_BYTES", "BOUNDLOOP_TRUSTED_PROXIES"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -42,13 +43,18 @@ def test_jwt_max_ttl(env, text, seconds):
 
 @pytest.mark.parametrize(("variable", "text", "message"), [
     *[("BOUNDLOOP_JWT_MAX_TTL", text, "must be a duration") for text in ["0", "-5", "a day", "24 hours", "1.5h"]],
-    *[("BOUNDLOOP_RATE_PER_KEY", text, "must look like 120/minute") for text in ["fast", "0/s", "10/fortnight", "10",
-                                                                              "/s"]],
+    *[("BOUNDLOOP_RATE_PER_KEY", text, "must be a rate such as 120/minute") for text in
+      ["fast", "0/s", "10/fortnight", "10", "/s", "5/0s"]],
+    *[("BOUNDLOOP_MAX_BODY_BYTES", text, "must be a whole number, at least 1") for text in ["0", "-1", "64k"]],
+    ("BOUNDLOOP_MAX_INGEST_BYTES", "0", "must be a whole number, at least 1"),
+    ("BOUNDLOOP_DEMO", "maybe", "must be on (1, true, yes, on) or off"),
+    ("BOUNDLOOP_TRUSTED_PROXIES", "10.0.0.0/33", "must be comma-separated IP addresses or CIDR ranges"),
 ])
 def test_a_bad_setting_is_a_clear_error_naming_its_variable(env, variable, text, message):
     env.setenv(variable, text)
-    with pytest.raises(BoundloopError, match=f"{variable} {message}"):
+    with pytest.raises(BoundloopError) as refused:
         ServiceSettings.from_env()
+    assert str(refused.value).startswith(f"{variable}={text!r} {message}")
 
 
 def test_rate_limits_are_on_by_default_from_the_environment_and_off_when_built_directly(env):
@@ -65,7 +71,7 @@ def test_rate_limits_are_on_by_default_from_the_environment_and_off_when_built_d
 @pytest.mark.parametrize("text, rate", [("120/minute", (120, 60)), ("10/s", (10, 1)), ("1000/hour", (1000, 3600)),
                                         ("30/10s", (30, 10)), ("5 / min", (5, 60)), ("7/minutes", (7, 60))])
 def test_rates_parse(text, rate):
-    assert Rate.parse(text, "X") == Rate(requests=rate[0], per_s=rate[1])
+    assert Rate.parse(text, "BOUNDLOOP_RATE_PER_KEY") == Rate(requests=rate[0], per_s=rate[1])
 
 
 def test_demo_mode_comes_from_boundloop_demo(env):
