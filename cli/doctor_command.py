@@ -1,4 +1,4 @@
-"""`boundloop doctor [--index DIR]`: check the index, the run store and the encoder; exit 2 if any check fails."""
+"""`boundloop doctor [--index DIR]`: check the index, the run store, the encoder and its file; exit 2 if any fails."""
 
 from __future__ import annotations
 
@@ -60,6 +60,27 @@ def _encoder() -> list[Finding]:
     return [Finding(True, f"encoder {encoder.name}", "loads and encodes")]
 
 
+def _encoder_file() -> list[Finding]:
+    """The built int8 file against the digest recorded when it was built (the offline encoder only)."""
+    from boundloop.policies.env_settings import read
+    from boundloop.retrieval.embeddings import DEFAULT_SPEC
+    from boundloop.retrieval.encoder_digest import check
+    from boundloop.retrieval.minilm_files import int8_path
+
+    model = int8_path()
+    try:
+        spec = read("BOUNDLOOP_EMBEDDINGS", DEFAULT_SPEC)
+    except BoundloopError:  # the encoder's line has said so
+        return []
+    if spec != "minilm" or not model.exists():
+        return []
+    try:
+        result = check(model)
+    except OSError as exc:
+        return [Finding(False, "encoder file", f"cannot read {model}: {exc.strerror or exc}")]
+    return [Finding(result.ok, "encoder file", result.detail)]
+
+
 def run_doctor(args: argparse.Namespace) -> int:
     index = args.index or os.environ.get("BOUNDLOOP_INDEX") or str(demo_index_dir())
     findings = []
@@ -69,6 +90,7 @@ def run_doctor(args: argparse.Namespace) -> int:
         except BoundloopError as exc:
             findings.append(Finding(False, check.__name__.strip("_").replace("_", " "), str(exc)))
     findings += _encoder()
+    findings += _encoder_file()
     for finding in findings:
         print(f"{'ok' if finding.ok else 'FAIL':<4}  {finding.subject}: {finding.detail}")
     return 0 if all(f.ok for f in findings) else 2

@@ -8,13 +8,13 @@ needed, the model runs on ONNX Runtime.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 from boundloop.policies.errors import BoundloopError
+from boundloop.retrieval.encoder_digest import write_record
 from boundloop.retrieval.minilm_files import PACKAGE, PINNED, int8_path, model_dir
 
 
@@ -58,7 +58,7 @@ def run_setup(args: argparse.Namespace) -> int:
         print(f"encoder: {target} (exists; --force rebuilds it)")
     else:
         _build_encoder(target, args.from_torch)
-        digest = hashlib.sha256(target.read_bytes()).hexdigest()
+        digest = write_record(target)  # `boundloop doctor` checks the file against it
         print(f"encoder: {target}: {target.stat().st_size / 1e6:.1f} MB, sha256 {digest}")
     if not args.no_demo:
         from boundloop.retrieval.config import DEMO_ROOT, demo_index_dir

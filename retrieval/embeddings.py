@@ -20,6 +20,7 @@ from langchain_core.embeddings import Embeddings
 from boundloop.policies.env_settings import read
 from boundloop.policies.errors import StoreDamaged
 from boundloop.retrieval.cache import cache_dir as cache_dir  # re-exported: older imports name it here
+from boundloop.retrieval.encoder_digest import warn_if_changed
 from boundloop.retrieval.errors import IndexStoreError
 from boundloop.retrieval.minilm_files import ensure_int8_model, model_dir
 
@@ -65,7 +66,9 @@ class MiniLMOnnxEmbeddings(Embeddings):
     def __init__(self, workers: int | None = None, model_path: Path | None = None) -> None:
         from tokenizers import Tokenizer
 
-        model_path = model_path or ensure_int8_model()
+        if model_path is None:
+            model_path = ensure_int8_model()
+            warn_if_changed(model_path)  # weights changed since the build: every vector drifts, so say so
         self.workers = workers or encode_workers(os.cpu_count())
         try:
             self._query_session = _single_threaded_session(model_path)

@@ -1,6 +1,7 @@
 """The offline encoder's files: the packaged weights and tokenizer, and the int8 ONNX file built from them.
 
-The int8 file is built into the cache on first use, or by `boundloop setup` (which `scripts/setup.sh` runs).
+The int8 file is built into the cache on first use, or by `boundloop setup` (which `scripts/setup.sh` runs); either
+records its SHA-256 beside it (`retrieval.encoder_digest`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import warnings
 from pathlib import Path
 
 from boundloop.retrieval.cache import cache_dir
+from boundloop.retrieval.encoder_digest import write_record
 from boundloop.retrieval.errors import IndexStoreError
 
 INT8_FILE = "all-MiniLM-L6-v2.int8.onnx"
@@ -58,4 +60,5 @@ def ensure_int8_model() -> Path:
                 build_int8_onnx(source, target)
             finally:
                 quantizer_log.setLevel(level)
+        write_record(target)  # what `boundloop doctor` checks the file against later
     return target

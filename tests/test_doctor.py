@@ -22,8 +22,9 @@ def test_a_healthy_index_and_run_store_pass(folder, capsys, monkeypatch, real_en
     monkeypatch.delenv("BOUNDLOOP_STATE_DIR", raising=False)
     assert main(["doctor", "--index", str(folder)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == ["ok"] * len(lines) and len(lines) == 4
+    assert [line.split()[0] for line in lines] == ["ok"] * len(lines) and len(lines) == 5
     assert "full text and vectors agree" in lines[1] and "no runs yet" in lines[2] and "loads and encodes" in lines[3]
+    assert lines[4].startswith("ok    encoder file: ")  # against its recorded digest (tests/test_encoder_digest.py)
 
 
 @pytest.mark.parametrize("damage, found", [
