@@ -89,6 +89,6 @@ def record_of(result: RunResult, state: dict[str, Any], latency_ms: float) -> Ru
         citations=[ShownDoc(doc_id=c.doc_id, chunk_id=c.chunk_id) for c in result.citations],
         fallback=[ShownDoc(doc_id=f.doc_id, chunk_id=f.chunk_id, snippet=f.snippet) for f in result.fallback_results],
         evidence=[EvidenceRef(doc_id=e.doc_id, chunk_id=e.chunk_id, hop=e.hop) for e in state.get("evidence", [])],
-        claims_drafted=len(state.get("draft", [])),
-        claims_kept=sum(v.supported for v in state.get("verdicts", [])),
+        claims_drafted=len(state.get("verified") or []) + (state.get("dropped_claims") or 0),
+        claims_kept=len(state.get("verified") or []),
     )

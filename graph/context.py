@@ -1,4 +1,4 @@
-"""The run context: per-run facts the reasoning steps cannot read from state or change, and the run's ledger."""
+"""The run context: per-run facts the steps cannot read from state or change, the ledger, the draft for the verifier."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from boundloop.domain.conversation import Turn
 from boundloop.domain.usage import Usage
+from boundloop.graph.draft_hold import DraftHold
 from boundloop.graph.ledger import Ledger
 from boundloop.graph.reasoner import Reasoner
 from boundloop.policies.budget import BudgetLimits, CallBudget, call_budget
@@ -18,7 +19,7 @@ from boundloop.retrieval.search import EntitledSearcher
 class RunContext:
     """Who the run acts for, what it may spend, the trimmed backend and reasoner it uses, and what it has spent.
 
-    One context serves one run: its ledger starts at zero when the context is made.
+    One context serves one run: its ledger starts at zero and its draft hold empty when the context is made.
     """
 
     principal: Principal
@@ -26,6 +27,8 @@ class RunContext:
     reasoner: Reasoner
     limits: BudgetLimits = field(default_factory=BudgetLimits)
     ledger: Ledger = field(default_factory=Ledger)
+    draft: DraftHold = field(default_factory=DraftHold)
+    """The synthesiser's claims until the verifier takes them: unverified text is never in the state."""
     history: tuple[Turn, ...] | None = None
     """The conversation's earlier turns, when the caller keeps them (the runner: one thread per run, turns in the
     run store); None when the thread itself carries them (the LangGraph server: the state's `turns`)."""

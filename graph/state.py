@@ -12,7 +12,7 @@ from typing import Annotated
 from typing_extensions import TypedDict  # pydantic builds JSON schemas (Studio, /schemas) only from this one on 3.11
 
 from boundloop.domain.conversation import Turn
-from boundloop.domain.models import Assessment, Claim, Conflict, Evidence, SubQuery, Understanding, Verdict
+from boundloop.domain.models import Assessment, Claim, Conflict, Evidence, SubQuery, Understanding
 from boundloop.domain.steps import NextStep
 from boundloop.domain.trace import Span
 from boundloop.domain.usage import StopReason
@@ -48,14 +48,15 @@ class LoopState(TypedDict, total=False):
     """Permitted chunks returned so far, deduplicated."""
     assessment: Assessment
     """The latest evaluation: coverage, conflicts and the gap."""
-    draft: list[Claim]
-    """Claims from the synthesiser, before verification."""
+    verified: list[Claim]
+    """The drafted claims the verifier kept. The draft itself never enters the state (`graph.draft_hold`): a client
+    reading the thread's state, its history or a stream sees only what passed."""
     short_answer: str | None
-    """The value the question asks for, as drafted; the verifier keeps it only if a kept claim's chunks state it."""
-    draft_conflicts: list[Conflict]
-    """Values the synthesiser set aside, e.g. those of a superseded document."""
-    verdicts: list[Verdict]
-    """The verifier's judgement of each drafted claim."""
+    """The value the question asks for, kept by the verifier because a kept claim's chunks state it."""
+    set_aside: list[Conflict]
+    """Values the synthesiser set aside (those of a superseded document, say), passed on by the verifier."""
+    dropped_claims: int
+    """How many drafted claims the verifier dropped: a count, never their text."""
     next_step: NextStep
     """The step the last node asked for; the governor decides whether it runs."""
     retrieval_error: str

@@ -53,7 +53,7 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
     may lean on.
     """
     evidence = state.get("evidence", [])
-    supported = [v.claim for v in state.get("verdicts", []) if v.supported]
+    supported = state.get("verified", [])
     understanding = state.get("understanding")
     relevant = relevant_results(question_of(state), evidence) if not supported else []
     status, why = choose_outcome(
@@ -84,9 +84,9 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
             for e in ranked
         ],
         conflicts=shown_conflicts(
-            (assessment.conflicts if assessment else []) + (state.get("draft_conflicts") or []),
+            (assessment.conflicts if assessment else []) + (state.get("set_aside") or []),
             {c.chunk_id for c in citations} | {e.chunk_id for e in ranked}),
-        dropped_claims=sum(not v.supported for v in state.get("verdicts", [])),
+        dropped_claims=state.get("dropped_claims") or 0,
     )
     # Each field of the result is an output channel of the graph (its output schema is `RunResult`).
     turn = Turn.shown(state["question"], result, state.get("context_chunks", []))

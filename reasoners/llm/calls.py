@@ -21,6 +21,7 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config
 from langchain_openai.chat_models.base import BaseChatOpenAI
+from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel
 
 from boundloop.policies.budget import BudgetExhausted, CallBudget, estimate_tokens
@@ -95,6 +96,8 @@ class StructuredCaller:
         config: RunnableConfig = {  # the node's callbacks, so traces nest the call under its step
             "callbacks": ensure_config().get("callbacks"), "run_name": f"boundloop.{step}",
             "metadata": {"prompt_version": self.messages.prompts.version},
+            # kept out of LangGraph's `messages` stream mode: a synthesise reply is an unverified draft
+            "tags": [TAG_NOSTREAM],
         }
         try:
             out = run_within(seconds, self._structured(schema, cap).ainvoke(messages, config=config))
