@@ -24,6 +24,8 @@ def print_result(result: RunResult, question: str | None = None) -> None:
             print(f"  {n}. {r.title} ({r.chunk_id})")
     else:
         print(result.abstain_reason)
+    if result.model_unavailable:
+        print(f"\n({result.model_unavailable})")
     usage = result.usage
     completeness = "complete" if result.complete else f"INCOMPLETE: {result.stop_reason} limit reached"
     conversation = f"; conversation {result.conversation_id}" if result.conversation_id else ""

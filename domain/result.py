@@ -39,6 +39,10 @@ class RunResult(BaseModel):
     fallback_results: list[FallbackResult] = Field(description="Permitted results offered when no answer is grounded.")
     conflicts: list[Conflict] = Field(description="Evidence that disagrees about a value.")
     dropped_claims: int = Field(description="Drafted claims the verifier dropped.")
+    model_unavailable: str | None = Field(
+        default=None, description="Why the run stopped calling its model, when a model call timed out or could not "
+        "connect (e.g. 'model unavailable (timeout in understand); the rest of the run was decided offline'); "
+        "null when the model answered, or when no model is configured.")
 
     def shown_chunks(self) -> set[str]:
         """Every chunk id the result shows or cites: what its reader must still be allowed to read to see it again."""

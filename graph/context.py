@@ -12,6 +12,7 @@ from boundloop.graph.reasoner import Reasoner
 from boundloop.policies.budget import BudgetLimits, CallBudget, call_budget
 from boundloop.policies.deadline import CLOSING_GRACE_SECONDS, Deadline
 from boundloop.policies.entitlements import Principal
+from boundloop.policies.model_breaker import ModelBreaker
 from boundloop.retrieval.search import EntitledSearcher
 
 
@@ -32,6 +33,8 @@ class RunContext:
     history: tuple[Turn, ...] | None = None
     """The conversation's earlier turns, when the caller keeps them (the runner: one thread per run, turns in the
     run store); None when the thread itself carries them (the LangGraph server: the state's `turns`)."""
+    model_breaker: ModelBreaker = field(default_factory=ModelBreaker)
+    """Opens when a model call times out or cannot connect: the run's later steps then decide offline at once."""
 
     def usage(self, plus: Usage | None = None) -> Usage:
         """Usage so far, from the ledger (never from the state), plus what a step is about to spend."""
@@ -46,5 +49,5 @@ class RunContext:
         return Deadline(self.ledger.started_at + self.limits.max_seconds + grace, self.ledger.clock)
 
     def call_budget(self) -> CallBudget:
-        """What the next model call may spend."""
-        return call_budget(self.usage(), self.limits)
+        """What the next model call may spend, and whether the run may still call its model."""
+        return call_budget(self.usage(), self.limits, self.model_breaker)

@@ -87,6 +87,7 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
             (assessment.conflicts if assessment else []) + (state.get("set_aside") or []),
             {c.chunk_id for c in citations} | {e.chunk_id for e in ranked}),
         dropped_claims=state.get("dropped_claims") or 0,
+        model_unavailable=context.model_breaker.explanation(),
     )
     # Each field of the result is an output channel of the graph (its output schema is `RunResult`).
     turn = Turn.shown(state["question"], result, state.get("context_chunks", []))

@@ -6,11 +6,12 @@ None ("go") or the reason to stop. The clock is read by the caller and passed in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from boundloop.domain.steps import NextStep, is_working
 from boundloop.domain.usage import StopReason, Usage
 from boundloop.policies.env_settings import read
+from boundloop.policies.model_breaker import ModelBreaker
 
 
 @dataclass(frozen=True)
@@ -88,10 +89,14 @@ def used_shares(usage: Usage, limits: BudgetLimits) -> dict[StopReason, float]:
 
 @dataclass(frozen=True)
 class CallBudget:
-    """What one step may spend on a model call: the time left before the deadline and the tokens left."""
+    """What one step may spend on a model call: the time left before the deadline and the tokens left.
+
+    `breaker` is the run's: once a call finds the model unavailable, no later call of the run is sent.
+    """
 
     seconds: float
     tokens: int
+    breaker: ModelBreaker = field(default_factory=ModelBreaker, compare=False)
 
     def allows(self, estimated_tokens: int) -> bool:
         """Whether a call of about `estimated_tokens` fits in the tokens left; one that does not is never sent."""
@@ -99,12 +104,13 @@ class CallBudget:
 
     def after(self, tokens: int) -> CallBudget:
         """What is left once `tokens` are spent (a failed model call's, before its offline fallback)."""
-        return CallBudget(seconds=self.seconds, tokens=max(0, self.tokens - tokens))
+        return CallBudget(seconds=self.seconds, tokens=max(0, self.tokens - tokens), breaker=self.breaker)
 
 
-def call_budget(usage: Usage, limits: BudgetLimits) -> CallBudget:
-    """What is left for the next step's model calls."""
-    return CallBudget(seconds=remaining_seconds(usage, limits), tokens=max(0, limits.max_tokens - usage.tokens))
+def call_budget(usage: Usage, limits: BudgetLimits, breaker: ModelBreaker) -> CallBudget:
+    """What is left for the next step's model calls, and whether the run may still call its model."""
+    return CallBudget(seconds=remaining_seconds(usage, limits), tokens=max(0, limits.max_tokens - usage.tokens),
+                      breaker=breaker)
 
 
 class BudgetExhausted(Exception):

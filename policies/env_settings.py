@@ -196,6 +196,8 @@ RULES: Mapping[str, Rule] = {
     "BOUNDLOOP_RATE_PER_ADDRESS": RateText(),
     "BOUNDLOOP_TRUSTED_PROXIES": Networks(),
     "BOUNDLOOP_ACCESS_LOG": OneOf(("text", "json", "off")),
+    # ingest (retrieval.document_limit)
+    "BOUNDLOOP_MAX_DOCUMENT_BYTES": Whole(),
     # the run store (runstore.retention, runstore.postgres)
     "BOUNDLOOP_RUNS_KEEP": Whole(),
     "BOUNDLOOP_RUNS_MAX_AGE_DAYS": Number(),
@@ -206,6 +208,7 @@ RULES: Mapping[str, Rule] = {
     "BOUNDLOOP_LLM_METHOD": OneOf(("json_schema", "function_calling", "json_mode")),
     "BOUNDLOOP_LLM_TEMPERATURE": Number(above=None, minimum=0.0, maximum=2.0),
     "BOUNDLOOP_LLM_TIMEOUT": Number(),
+    "BOUNDLOOP_LLM_CALL_SHARE": Number(maximum=1.0),
     "BOUNDLOOP_LLM_MAX_OUTPUT_TOKENS": Whole(minimum=16),
 }
 

@@ -14,6 +14,7 @@ from boundloop.policies.budget import (
     check_before_step,
     remaining_seconds,
 )
+from boundloop.policies.model_breaker import ModelBreaker
 from boundloop.runstore.stats import summarise
 
 LIMITS = BudgetLimits()
@@ -60,9 +61,11 @@ def test_retrieval_and_model_call_checks():
     assert check_before_retrieval_call(Usage(retrieval_calls=5), LIMITS) is None
     assert check_before_retrieval_call(Usage(retrieval_calls=6), LIMITS) == "retrieval_calls"
     assert check_before_retrieval_call(Usage(elapsed_ms=18_500), LIMITS) == "time"
-    left = call_budget(Usage(tokens=44_000, elapsed_ms=17_000), LIMITS)
+    breaker = ModelBreaker()
+    left = call_budget(Usage(tokens=44_000, elapsed_ms=17_000), LIMITS, breaker)
     assert left == CallBudget(seconds=1.0, tokens=1000)
     assert left.allows(1000) and not left.allows(1001)
+    assert left.after(10).breaker is breaker  # the run's one breaker goes with what is left
     assert remaining_seconds(Usage(elapsed_ms=20_000), LIMITS) == 0.0
 
 

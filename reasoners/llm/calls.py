@@ -1,10 +1,13 @@
 """One structured model call inside a step's budget: checked before sending, bounded in time, counted, repaired once.
 
-Before sending: at least `MIN_CALL_SECONDS` left, and the prompt's estimate plus the step's completion cap within
-the tokens left (otherwise `BudgetExhausted("tokens")`, and nothing is sent). The call's timeout is the time left
-(optionally capped). Tokens come from the provider's usage metadata, else an estimate. Output that does not fit
-the schema gets one repair attempt, if the budget still allows it. Any other failure returns a `Reply` without a
-value and a short description; no exception other than `BudgetExhausted` leaves `ask`.
+Before sending: the run's model breaker closed (a run whose model timed out or could not connect sends nothing
+more), more than `MIN_CALL_SECONDS` for the call, and the prompt's estimate plus the step's completion cap within
+the tokens left (otherwise `BudgetExhausted("tokens")`, and nothing is sent). The call's timeout is its share of the
+time left (`LLMSettings.call_seconds`), so a model that never answers leaves the offline fallback the rest. A call
+that times out or cannot connect opens the breaker. Tokens come from the provider's usage metadata, else an
+estimate. Output that does not fit the schema gets one repair attempt, if the budget still allows it. Any other
+failure returns a `Reply` without a value and a short description; no exception other than `BudgetExhausted`
+leaves `ask`.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
@@ -43,6 +46,8 @@ class Reply(Generic[M]):
     failure: str = ""
     repaired: bool = False
     sent: bool = True
+    tripped: bool = False
+    """This call found the model unavailable and opened the run's breaker: no later step calls it."""
 
 
 @lru_cache(maxsize=32)
@@ -119,24 +124,34 @@ class StructuredCaller:
     def ask(self, step: Step, schema: type[M], messages: list[BaseMessage], budget: CallBudget) -> Reply[M]:
         """The step's decision from the model, or a Reply without value saying why not (see the module doc)."""
         started = self.clock()
+        if budget.breaker.open:
+            return Reply(None, 0, f"unavailable since {budget.breaker.step}: {budget.breaker.failure}", sent=False)
         cap = self.settings.output_tokens(step)
         messages = self._prompt(schema, messages)
         if not budget.allows(self._estimate(schema, messages, cap)):
             raise BudgetExhausted("tokens")
-        seconds = self._seconds(budget, started)
+        left = self._left(budget, started)
+        seconds = self.settings.call_seconds(left)
         if seconds <= MIN_CALL_SECONDS:
-            return Reply(None, 0, f"{max(seconds, 0.0):.2f} s left", sent=False)
+            return Reply(None, 0, f"{max(left, 0.0):.2f} s left", sent=False)
         first, problem = self._once(step, schema, messages, seconds, cap)
         if first.value is not None or problem is None or first.failure != failures.UNPARSEABLE:
-            return first
+            return self._checked(step, first, budget)
         repair = [*messages, self.messages.repair(failures.repair_hint(problem))]
-        seconds = self._seconds(budget, started)
+        seconds = self.settings.call_seconds(self._left(budget, started))
         if seconds <= MIN_CALL_SECONDS or not budget.allows(first.tokens + self._estimate(schema, repair, cap)):
             return Reply(None, first.tokens, f"{failures.UNPARSEABLE}; no budget left to repair")
-        second, _ = self._once(step, schema, repair, seconds, cap)
+        second = self._checked(step, self._once(step, schema, repair, seconds, cap)[0], budget)
         failure = f"{second.failure} after one repair" if second.value is None else ""
-        return Reply(second.value, first.tokens + second.tokens, failure, repaired=True)
+        return Reply(second.value, first.tokens + second.tokens, failure, repaired=True, tripped=second.tripped)
 
-    def _seconds(self, budget: CallBudget, started: float) -> float:
-        left = budget.seconds - (self.clock() - started)
-        return min(left, self.settings.call_timeout) if self.settings.call_timeout else left
+    def _left(self, budget: CallBudget, started: float) -> float:
+        return budget.seconds - (self.clock() - started)
+
+    @staticmethod
+    def _checked(step: Step, reply: Reply[M], budget: CallBudget) -> Reply[M]:
+        """The reply; if its call found the model unreachable, the run's breaker opens and the reply says so."""
+        if reply.value is not None or reply.failure not in failures.UNREACHABLE:
+            return reply
+        budget.breaker.trip(step, reply.failure)
+        return replace(reply, tripped=True)

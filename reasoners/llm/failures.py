@@ -10,6 +10,9 @@ from langchain_core.exceptions import OutputParserException
 from pydantic import ValidationError
 
 UNPARSEABLE = "unparseable output"
+UNREACHABLE = frozenset({"timeout", "connection refused", "connection error"})
+"""Failures that say the model cannot be reached now, not that one reply went wrong: after one, the run stops calling
+the model (`policies.model_breaker`). An HTTP error or bad output is the model answering, so the next step tries it."""
 
 
 def _refused(exc: BaseException) -> bool:

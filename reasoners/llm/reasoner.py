@@ -2,9 +2,10 @@
 
 Evaluate and refine stay offline: they run every hop, and the heuristics are instant and free, so stopping early
 stays the cheap, common case. When a model call fails or is not sent, the step takes the offline decision and its
-note says why. Only `BudgetExhausted` leaves a step, and only from understand and plan (the governor then closes
-the run); synthesise and judge are the closing path, so there a call that would pass the token limit is replaced
-by the offline decision.
+note says why; after a call that timed out or could not connect, the run's later steps do not call the model at all
+(the run's breaker, `policies.model_breaker`). Only `BudgetExhausted` leaves a step, and only from understand and
+plan (the governor then closes the run); synthesise and judge are the closing path, so there a call that would pass
+the token limit is replaced by the offline decision.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ def _fallback(offline: StepResult[T], reply: Reply, extra: str = "") -> StepResu
     """
     why = f"model failed ({reply.failure})" if reply.sent else f"model not called ({reply.failure})"
     stopped = offline.stopped or ("tokens" if reply is NOT_SENT else None)
-    return StepResult(offline.value, tokens=reply.tokens + offline.tokens, note=f"{why}; offline fallback{extra}",
-                      stopped=stopped)
+    then = "; the model is not called again in this run" if reply.tripped else ""
+    return StepResult(offline.value, tokens=reply.tokens + offline.tokens,
+                      note=f"{why}; offline fallback{extra}{then}", stopped=stopped)
 
 
 def _repaired(reply: Reply, note: str = "") -> str:

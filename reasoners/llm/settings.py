@@ -17,6 +17,9 @@ Step = Literal["rewrite", "understand", "plan", "synthesise", "judge"]
 # Caps on each call's completion. The pre-send token check counts the cap in full, so a call that passes the check
 # cannot push the run past `BOUNDLOOP_MAX_TOKENS` however long the model's reply would have been.
 OUTPUT_TOKENS: dict[Step, int] = {"rewrite": 200, "understand": 300, "plan": 600, "synthesise": 1500, "judge": 600}
+CALL_SHARE = 0.4
+"""The share of the run's time left that one model call may wait. A model that never answers then costs a run at most
+this share of its time (the first such call opens the run's breaker), and the offline fallback has the rest."""
 
 
 class LLMSettings(BaseModel):
@@ -36,7 +39,11 @@ class LLMSettings(BaseModel):
     )
     call_timeout: float | None = Field(
         default=None, gt=0.0,
-        description="Cap in seconds on one model call; the remaining wall clock always applies; BOUNDLOOP_LLM_TIMEOUT.",
+        description="Cap in seconds on one model call, besides its share of the time left; BOUNDLOOP_LLM_TIMEOUT.",
+    )
+    call_share: float = Field(
+        default=CALL_SHARE, gt=0.0, le=1.0,
+        description="Share of the run's time left one model call may wait (0 to 1); BOUNDLOOP_LLM_CALL_SHARE.",
     )
     max_output_tokens: int | None = Field(
         default=None, ge=16, description="One completion cap for every step instead of OUTPUT_TOKENS."
@@ -50,6 +57,14 @@ class LLMSettings(BaseModel):
     def output_tokens(self, step: Step) -> int:
         return self.max_output_tokens or OUTPUT_TOKENS[step]
 
+    def call_seconds(self, left: float) -> float:
+        """How long the next call may wait: its share of the `left` seconds, and at most `call_timeout`.
+
+        With 18 s left and the defaults: 7.2 s, so a hanging model leaves the offline fallback 10.8 s.
+        """
+        seconds = max(left, 0.0) * self.call_share
+        return min(seconds, self.call_timeout) if self.call_timeout else seconds
+
     @classmethod
     def from_env(cls, provider: str, model: str) -> LLMSettings:
         """Settings for `provider:model` (from BOUNDLOOP_MODEL) plus the BOUNDLOOP_* variables that tune it."""
@@ -62,6 +77,7 @@ class LLMSettings(BaseModel):
                 "method": read("BOUNDLOOP_LLM_METHOD", "json_schema"),  # each a one-line error naming its variable
                 "temperature": read("BOUNDLOOP_LLM_TEMPERATURE"),
                 "call_timeout": read("BOUNDLOOP_LLM_TIMEOUT"),
+                "call_share": read("BOUNDLOOP_LLM_CALL_SHARE", CALL_SHARE),
                 "max_output_tokens": read("BOUNDLOOP_LLM_MAX_OUTPUT_TOKENS"),
                 "prompts_path": env.get("BOUNDLOOP_PROMPTS") or None,
             })

@@ -46,8 +46,9 @@ def test_a_run_decided_by_the_model_answers_with_citations_and_counts_its_tokens
 
 
 def test_a_hanging_endpoint_cannot_hold_a_run_past_its_deadline(clean_env, index, resolver, encoder):
+    """Even a call allowed all the time left (share 1) is cut at the run's deadline."""
     with StubServer(responder=lambda body: Reply("hang")) as stub:
-        loop = runner(index, resolver, encoder, stub.url, max_seconds=3)
+        loop = runner(index, resolver, encoder, stub.url, max_seconds=3, call_share=1.0)
         started = time.monotonic()
         result = loop.ask(QUESTION, user="bob")
         elapsed = time.monotonic() - started
@@ -64,18 +65,22 @@ def test_with_a_per_call_cap_a_hanging_endpoint_still_gets_a_grounded_offline_an
         result = loop.ask(QUESTION, user="bob")
         elapsed = time.monotonic() - started
     assert elapsed < 3.5 and result.status == "answered" and grounded(result, index)
-    assert result.complete and len(stub.seen) == 4
+    assert result.complete and len(stub.seen) == 1  # the capped call timed out: the run's breaker opened
+    assert result.model_unavailable and "timeout in understand" in result.model_unavailable
 
 
 def test_a_judge_that_uses_up_the_deadline_marks_the_run_incomplete(clean_env, index, resolver, encoder):
-    """The judge is the closing path: it runs, but if it eats the time left, the run says so (stop_reason time)."""
+    """The judge is the closing path: it runs, but if it eats the time left, the run says so (stop_reason time).
+
+    Only a call allowed all the time left can eat it: share 1 instead of the default.
+    """
     answers = responder(prompt_tokens=120, completion_tokens=30)
 
     def hang_on_the_judge(body):
         return Reply("hang") if schema_name(body) == "Judgement" else answers(body)
 
     with StubServer(responder=hang_on_the_judge) as stub:
-        result = runner(index, resolver, encoder, stub.url, max_seconds=3).ask(QUESTION, user="bob")
+        result = runner(index, resolver, encoder, stub.url, max_seconds=3, call_share=1.0).ask(QUESTION, user="bob")
     assert schema_name(stub.seen[-1].body) == "Judgement"
     assert result.complete is False and result.stop_reason == "time"
     assert result.status == "answered" and grounded(result, index)  # the offline checks still stand

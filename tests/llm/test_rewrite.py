@@ -64,7 +64,7 @@ def test_without_earlier_turns_no_model_is_called():
 def test_an_unusable_rewrite_falls_back_to_the_offline_resolution(reply, failure):
     result = reasoner(ScriptedChat(script=[reply])).resolve("And in Toronto?", EARLIER, budget())
     assert result.value.standalone_question == TORONTO  # the offline ellipsis
-    assert result.note.startswith(failure) and result.note.endswith("offline fallback")
+    assert result.note.startswith(failure) and "; offline fallback" in result.note
 
 
 def test_a_rewrite_past_the_token_limit_is_not_sent():
