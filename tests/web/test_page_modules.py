@@ -57,3 +57,11 @@ def test_server_sent_events_split_anywhere_are_read_whole(page):
     }""")
     assert events == [{"event": "span", "data": {"node": "plan"}},
                       {"event": "result", "data": {"run_id": "r", "answer": "a\nb"}}]
+
+
+def test_a_run_whose_model_was_unavailable_says_so_under_the_answer(page):
+    notes = page.evaluate("""async (why) => {
+        const { notesBlock } = await import("./assets/js/answer.js");
+        return [notesBlock({ model_unavailable: why }).textContent, notesBlock({ model_unavailable: null })];
+    }""", "model unavailable (timeout in understand); the rest of the run was decided offline")
+    assert notes == ["Model unavailable (timeout in understand); the rest of the run was decided offline.", None]

@@ -39,6 +39,10 @@ export function notesBlock(result) {
     notes.push(el("p", { class: "hint" }, `${result.dropped_claims} more claim(s) were dropped: `
       + "the cited passages did not support them."));
   }
+  if (result.model_unavailable) {  // the model timed out or could not connect: the run went on offline
+    const why = result.model_unavailable;
+    notes.push(el("p", { class: "hint", testid: "model-unavailable" }, `${why[0].toUpperCase()}${why.slice(1)}.`));
+  }
   return notes.length ? el("div", { class: "notes" }, notes) : null;
 }
 
