@@ -40,6 +40,7 @@ from boundloop.reasoners.factory import build_reasoner  # noqa: E402
 from boundloop.reasoners.llm import LLMSettings, build_chat_model  # noqa: E402
 from boundloop.reasoners.llm.deadline import run_within  # noqa: E402
 from boundloop.reasoners.llm.schemas import QuestionUnderstanding  # noqa: E402
+from boundloop.reasoners.llm.settings import CALL_SHARE  # noqa: E402
 from boundloop.reasoners.offline import OfflineReasoner  # noqa: E402
 from boundloop.retrieval.ingest import ingest  # noqa: E402
 from boundloop.retrieval.loaders import load_jsonl  # noqa: E402
@@ -166,7 +167,8 @@ def main() -> None:
     if args.quick:
         args.runs, args.hang_runs, args.parallel = 5, 2, 2
     os.environ.update(BOUNDLOOP_MODEL="openai:bench-model", BOUNDLOOP_MAX_SECONDS="3", LANGSMITH_TRACING="false")
-    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "BOUNDLOOP_LLM_TIMEOUT", "BOUNDLOOP_PROMPTS"):
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "BOUNDLOOP_LLM_TIMEOUT", "BOUNDLOOP_LLM_CALL_SHARE",
+                 "BOUNDLOOP_PROMPTS"):
         os.environ.pop(name, None)
     report: dict[str, Any] = {"delay_s": args.delay, "runs": args.runs, "python": sys.version.split()[0],
                               "cpus": os.cpu_count()}
@@ -200,7 +202,7 @@ def print_report(report: dict[str, Any]) -> None:
           "| --- | --- | --- | --- | --- |")
     for key in ("hanging", "hanging_with_call_cap_0.5s"):
         h = report[key]
-        label = "default (timeout = time left)" if key == "hanging" else "BOUNDLOOP_LLM_TIMEOUT=0.5"
+        label = f"default ({CALL_SHARE:.0%} of the time left)" if key == "hanging" else "BOUNDLOOP_LLM_TIMEOUT=0.5"
         print(f"| {label} | {h['runs']} ({h['concurrent']} concurrent) | {h['max_s']:.2f} | {h['median_s']:.2f} "
               f"| {', '.join(h['statuses'])} |")
 
