@@ -40,13 +40,14 @@ class RunContext:
         """Usage so far, from the ledger (never from the state), plus what a step is about to spend."""
         return self.ledger.usage(plus)
 
-    def deadline(self, closing: bool) -> Deadline:
-        """The hard deadline of a step: the run's time limit, plus a small grace for a closing step.
+    def deadline(self, closing: bool, now: float) -> Deadline:
+        """The hard deadline of a step starting at `now`: the run's time limit, or a small grace for a closing step.
 
-        The grace lets the closing path turn the evidence read so far into the best grounded answer.
+        The grace runs past the limit, or past the step's own start when an earlier step overran, so that the
+        evidence read so far still becomes the best grounded answer.
         """
-        grace = CLOSING_GRACE_SECONDS if closing else 0.0
-        return Deadline(self.ledger.started_at + self.limits.max_seconds + grace, self.ledger.clock)
+        limit = self.ledger.started_at + self.limits.max_seconds
+        return Deadline(max(limit, now) + CLOSING_GRACE_SECONDS if closing else limit, self.ledger.clock)
 
     def call_budget(self) -> CallBudget:
         """What the next model call may spend, and whether the run may still call its model."""

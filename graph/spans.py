@@ -28,7 +28,7 @@ def traced(name: str, fn: NodeFn,
     def node(state: LoopState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         context = bound if bound is not None else runtime.context
         wall, started = time.time(), context.ledger.clock()
-        with step_deadline(context.deadline(closing=name in STEPS and STEPS[name].closing)) as deadline:
+        with step_deadline(context.deadline(name in STEPS and STEPS[name].closing, started)) as deadline:
             try:
                 step = fn(state, context)
             except DeadlineReached:
