@@ -30,6 +30,8 @@ _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 _COLUMNS = re.compile(r"\S(?: {2,}|\t+)\S")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _UNDERLINE = re.compile(r"^(?:={3,}|-{3,}|~{3,})$")
+_FIELD_LINE = re.compile(r"^(?:\*\*|__)?[A-Z][\w ()/&'’.,-]{0,40}?(?:\*\*|__)?\s*:(?:\*\*|__)?\s+\S")
+"""A `Label: value` line ('Wifi (staff): MGW-HOLLIN-OPS', '**Owner:** Priya Raman'): a field."""
 _BOLD_LINE = re.compile(r"^(?:\*\*|__)([^*_]{2,120}?)(?:\*\*|__)$")
 
 
@@ -54,7 +56,9 @@ def split_sentences(text: str) -> list[str]:
         prose: list[str] = []
         header: list[str] = []
         item = False  # whether the last sentence is a list item that an indented line may continue
-        for line in _underlined_headings(paragraph.splitlines()):
+        lines = _underlined_headings(paragraph.splitlines())
+        fields = _field_lines(lines)
+        for n, line in enumerate(lines):
             stripped = line.strip()
             if item and not prose and line[:1].isspace() and stripped and not _STRUCTURED.match(stripped):
                 sentences[-1] += " " + " ".join(stripped.split())  # a wrapped list item's next line
@@ -63,7 +67,7 @@ def split_sentences(text: str) -> list[str]:
             if _TABLE_RULE.match(stripped) and stripped.count("|") and sentences:
                 header = _cells(sentences.pop()) if sentences[-1].startswith("|") else header
                 continue
-            if _STRUCTURED.match(stripped) or _COLUMNS.search(stripped):
+            if n in fields or _STRUCTURED.match(stripped) or _COLUMNS.search(stripped):
                 sentences.extend(_prose_sentences(prose))
                 prose = []
                 if stripped.startswith("|") and header:
@@ -100,6 +104,15 @@ def bounded_pieces(sentence: str) -> list[str]:
     if words:
         pieces.append(" ".join(words))
     return [piece for piece in pieces if piece]
+
+
+def _field_lines(lines: list[str]) -> set[int]:
+    """The lines of a block of fields: a `Label: value` line next to another one is a field of its own, not prose.
+
+    A lone 'Note: ...' line inside wrapped prose stays prose; 'Address: ...' over 'Design capacity: ...' are two.
+    """
+    like = [bool(_FIELD_LINE.match(line.strip())) for line in lines]
+    return {i for i, field in enumerate(like) if field and ((i and like[i - 1]) or (i + 1 < len(like) and like[i + 1]))}
 
 
 def _underlined_headings(lines: list[str]) -> list[str]:

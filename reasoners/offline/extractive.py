@@ -33,6 +33,7 @@ from boundloop.reasoners.offline.ranges import otherwise, within_cap
 from boundloop.reasoners.offline.reading import Reading, coverage, read, term_weights
 from boundloop.reasoners.offline.render import render
 from boundloop.reasoners.offline.shared import shared_trait
+from boundloop.reasoners.offline.siblings import each_document, field_terms, single_question, singular
 from boundloop.reasoners.offline.tallies import asks_count, counted_noun, tally, total
 from boundloop.reasoners.offline.units import Unit, units_of
 from boundloop.reasoners.offline.versions import older_versions
@@ -147,6 +148,23 @@ def _draft(question: str, readings: list[Reading], short_answer: str | None) -> 
     return Draft(claims=list(claims.values()), short_answer=short_answer)
 
 
+_NOT_LISTED = ("number", "amount", "yes_no", "choice")
+"""What a question asked of a whole family wants when it is no list: 'the combined capacity of all the rooms'."""
+
+
+def _each_document(question: str, single: str, evidence: list[Evidence]) -> list[Reading]:
+    """Rule `each_document_field`: the single question's best reading from each sibling document (siblings.py)."""
+    lookup = Understanding(query_class="lookup")
+    _, expected, _, readings, weights = _reading(single, lookup, evidence)
+    if expected.kind == "list" and expected.head:  # 'what is the wifi names': one name per document
+        _, expected, _, readings, weights = _reading(singular(single, expected.head), lookup, evidence)
+    if not expected.wants_value or expected.kind in ("yes_no", "choice", "list"):
+        return []
+    field = {weights.get(k, 0.0) and k for k in stems(field_terms(question))} - {0.0}
+    return each_document([r for r in readings if r.coverage >= MIN_COVERAGE / 4],
+                         {k: weights[k] for k in field if isinstance(k, str)})
+
+
 def _asked_of(reading: Reading, weights: dict[str, float], question: str) -> float:
     """A yes/no reading's coverage; a quantity the question gives is covered by a limit on its unit.
 
@@ -169,6 +187,10 @@ def synthesise(question: str, understanding: Understanding, evidence: list[Evide
     `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
     check) coverage decides.
     """
+    if (single := single_question(question)) and \
+            expected_answer(question, understanding.query_class).kind not in _NOT_LISTED and \
+            (each := _each_document(question, single, evidence)):
+        return _draft(single, each, join_items([r.answer or "" for r in each]))  # one value per sibling document
     question, expected, units, readings, weights = _reading(question, understanding, evidence)
     relevant = [r for r in readings if r.coverage >= MIN_COVERAGE / 2]
     if expected.kind == "choice" and relevant:

@@ -7,6 +7,7 @@ import re
 from boundloop.domain.models import Assessment, Plan, Refinement, SubQuery, Understanding
 from boundloop.domain.text import content_terms, name_spans
 from boundloop.reasoners.offline.definitions import asked_acronym
+from boundloop.reasoners.offline.siblings import field_terms
 from boundloop.retrieval.search import SearchMode
 from boundloop.retrieval.titles import join_names
 
@@ -28,6 +29,10 @@ def _attribute_terms(question: str, entity_terms: set[str]) -> str:
     return " ".join(t for t in content_terms(question) if t not in entity_terms)
 
 
+SIBLINGS_K = 20
+"""Passages a question asked of every member of a family reads: one or two per sibling document."""
+
+
 def plan(question: str, understanding: Understanding) -> Plan:
     """The whole question first; comparisons add one search per compared entity, multi-hop one for its entities."""
     k = FIRST_HOP_K * 2 if understanding.query_class == "aggregation" else FIRST_HOP_K
@@ -47,6 +52,9 @@ def plan(question: str, understanding: Understanding) -> Plan:
         asked = " ".join(t for t in content_terms(question) if not _CHANGE_ASKED.fullmatch(t))
         subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=f"{asked} {CHANGE_WORDS}", mode="keyword",
                                    purpose="a later change to what is asked", k=CHANGE_K))
+    if field := field_terms(question):  # 'the wifi names at each of our sites': every site's document
+        subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=field, mode="keyword",
+                                   purpose="the field asked, in each sibling document", k=SIBLINGS_K))
     names = name_spans(question)
     if names:
         subqueries.append(
