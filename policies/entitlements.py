@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import yaml
 
+from boundloop.domain.bounded_yaml import load_yaml
 from boundloop.policies.errors import DirectoryError, UnknownUserError
 
 _SHA256_HEX = re.compile(r"[0-9a-fA-F]{64}")
@@ -87,7 +88,7 @@ class Directory:
     def parse(cls, raw_text: str, path: Path) -> Directory:
         """Validate a directory file's text: JSON for a `.json` file, YAML otherwise."""
         try:
-            raw = json.loads(raw_text) if path.suffix == ".json" else yaml.safe_load(raw_text)
+            raw = json.loads(raw_text) if path.suffix == ".json" else load_yaml(raw_text)
         except (json.JSONDecodeError, yaml.YAMLError) as exc:
             kind = "JSON" if path.suffix == ".json" else "YAML"
             raise DirectoryError(f"directory file {path} is not valid {kind}: {exc}") from None

@@ -13,6 +13,7 @@ from string import Template
 
 import yaml
 
+from boundloop.domain.bounded_yaml import load_yaml
 from boundloop.policies.errors import BoundloopError
 
 PROMPT_VERSION = "llm-v4"  # v4: the rewrite prompt
@@ -140,7 +141,7 @@ def load_prompts(path: str | None = None) -> Prompts:
         return Prompts(templates, PROMPT_VERSION)
     try:
         raw = Path(path).read_bytes()
-        overrides = yaml.safe_load(raw)
+        overrides = load_yaml(raw)
     except (OSError, yaml.YAMLError) as exc:
         raise BoundloopError(f"BOUNDLOOP_PROMPTS: cannot read {path}: {exc}") from None
     if not isinstance(overrides, dict):
