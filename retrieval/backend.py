@@ -5,6 +5,7 @@ Every read takes an `AccessFilter`: there is no way to ask a backend for chunks 
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -95,11 +96,25 @@ class Applied:
 
 @dataclass
 class WriteBatch:
-    """Everything one ingest changes; a backend applies it all or nothing."""
+    """Changes a backend applies all or nothing: one ingest's whole change, or one part of it in a `WriteSession`."""
 
     upserts: list[DocumentWrite]
     deletes: list[str]
     acl_updates: list[AclUpdate] = field(default_factory=list)
+
+
+class WriteSession(Protocol):
+    """One transaction that stays open while an ingest hands it its batches in turn.
+
+    An ingest embeds a batch, applies it and lets it go, so memory holds one batch, not the whole input. The
+    transaction begins with the first batch that is applied (a session that applies none never takes the write
+    lock) and commits when the session's `with` block ends; an exception there rolls every batch back. Searches
+    meanwhile see the index as it was.
+    """
+
+    def apply(self, batch: WriteBatch) -> Applied:
+        """Reconcile the batch under the write lock and write it, uncommitted (see `IndexBackend.apply`)."""
+        ...
 
 
 class IndexBackend(Protocol):
@@ -129,6 +144,10 @@ class IndexBackend(Protocol):
 
         See `retrieval.write_plan.reconcile`: the counts stay right when two ingests overlap.
         """
+        ...
+
+    def write_session(self, encoder_name: str | None) -> AbstractContextManager[WriteSession]:
+        """Batches applied in turn inside one transaction, committed at the end of the `with` block, or not at all."""
         ...
 
     def stats(self) -> dict[str, int]: ...

@@ -14,29 +14,22 @@ from pathlib import Path
 import numpy as np
 
 from boundloop.policies.entitlements import AccessFilter
-from boundloop.policies.errors import StoreDamaged
 from boundloop.retrieval.backend import Applied, Candidate, StoredChunk, StoredDocument, WriteBatch
 from boundloop.retrieval.errors import IndexStoreError, SearchTimeout
 from boundloop.retrieval.private_files import private_database, private_folder
 from boundloop.retrieval.query_terms import search_terms
 from boundloop.retrieval.sqlite_failures import clear_sqlite_errors
 from boundloop.retrieval.sqlite_schema import DAMAGED_REMEDY, INDEX_FILE, connect
-from boundloop.retrieval.sqlite_writes import group_tokens, write_acl, write_document
+from boundloop.retrieval.sqlite_session import SqliteWriteSession, stored_rows
+from boundloop.retrieval.sqlite_writes import group_tokens
 from boundloop.retrieval.titles import TitleLexicon
 from boundloop.retrieval.vector_cache import VectorCache
-from boundloop.retrieval.write_plan import batch_doc_ids, reconcile
 
 _clear_errors = clear_sqlite_errors("index", DAMAGED_REMEDY)
 KEYWORD_SQL = (
     "SELECT rowid, bm25(chunks_fts, 2.0, 1.0, 0.0) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?"
 )
 DEADLINE_CHECK_STEPS = 20_000  # SQLite VM instructions between two looks at a timed query's deadline
-_STORED_COLUMNS = "doc_id, content_hash, acl, source, origin"
-
-
-def _stored(rows: list[tuple[str, str, str, str, str]]) -> dict[str, StoredDocument]:
-    return {doc_id: StoredDocument(digest, tuple(json.loads(acl)), source, origin)
-            for doc_id, digest, acl, source, origin in rows}
 
 
 class SqliteIndex:
@@ -60,6 +53,8 @@ class SqliteIndex:
             private_database(path)
         self._conn = connect(str(path), create=create, read_only=self.read_only)
         self._meta_conn = connect(str(path), create=False, read_only=self.read_only)
+        self._write_conn: sqlite3.Connection | None = None  # opened by the first write session
+        self._write_lock = threading.Lock()  # one write session at a time on it
         self._checked = False  # integrity, before the first write
         self._lock = threading.RLock()
         self._cache_lock = threading.Lock()
@@ -186,18 +181,8 @@ class SqliteIndex:
     @_clear_errors
     def stored_documents(self) -> dict[str, StoredDocument]:
         with self._lock:
-            rows = self._conn.execute(f"SELECT {_STORED_COLUMNS} FROM documents").fetchall()
-        return _stored(rows)
-
-    def _stored_now(self, doc_ids: list[str]) -> dict[str, StoredDocument]:
-        """The stored documents among `doc_ids`, read on the main connection (inside the caller's transaction)."""
-        rows = []
-        for start in range(0, len(doc_ids), 500):
-            part = doc_ids[start : start + 500]
-            rows += self._conn.execute(
-                f"SELECT {_STORED_COLUMNS} FROM documents WHERE doc_id IN ({','.join('?' * len(part))})", part
-            ).fetchall()
-        return _stored(rows)
+            rows = self._conn.execute("SELECT doc_id, content_hash, acl, source, origin FROM documents").fetchall()
+        return stored_rows(rows)
 
     @_clear_errors
     def stats(self) -> dict[str, int]:
@@ -206,51 +191,40 @@ class SqliteIndex:
             chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
         return {"documents": documents, "chunks": chunks}
 
-    @_clear_errors
     def apply(self, batch: WriteBatch, encoder_name: str | None) -> Applied:
         """Apply a whole batch in one transaction: on any error the index is exactly as before.
 
         A damaged index is never written to: its integrity is checked before the first write.
         """
-        with self._lock:
-            conn = self._conn
-            if not self._checked:
-                problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
-                if problems != ["ok"]:
-                    raise StoreDamaged(f"the index {self.folder / INDEX_FILE} is damaged ({problems[0]}): "
-                                       f"{DAMAGED_REMEDY}; nothing was written")
-                self._checked = True
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                batch, applied = reconcile(batch, self._stored_now(batch_doc_ids(batch)))
-                if batch.upserts and encoder_name:
-                    self._check_encoder(encoder_name, batch)
-                for doc_id in batch.deletes:
-                    conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
-                for update in batch.acl_updates:
-                    write_acl(conn, update)
-                for write in batch.upserts:
-                    write_document(conn, write)
-                if batch.upserts or batch.deletes or batch.acl_updates:
-                    conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='generation'")
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:  # SQLite rolls back itself after a full disk or an I/O error
-                    conn.execute("ROLLBACK")
-                raise
-        return applied
+        with self.write_session(encoder_name) as session:
+            return session.apply(batch)
 
-    def _check_encoder(self, encoder_name: str, batch: WriteBatch) -> None:
-        stored = self._meta("encoder")
-        if stored is not None and stored != encoder_name:
-            raise IndexStoreError(f"index was built with encoder {stored!r}, not {encoder_name!r}: use a new --index")
-        if stored is None:
-            dimension = batch.upserts[0].vectors.shape[1]
-            self._conn.execute("INSERT INTO meta VALUES ('encoder', ?), ('dimension', ?)", (encoder_name, dimension))
+    @contextmanager
+    def write_session(self, encoder_name: str | None) -> Iterator[SqliteWriteSession]:
+        """Batches applied in turn in one transaction on the writer connection (see `sqlite_session`)."""
+        session = SqliteWriteSession(self._writer(), self._write_lock, self.folder / INDEX_FILE, encoder_name,
+                                     self._checked)
+        try:
+            yield session
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            self._checked = self._checked or session.checked
+        session.commit()
+
+    @_clear_errors
+    def _writer(self) -> sqlite3.Connection:
+        with self._write_lock:
+            if self._write_conn is None:
+                self._write_conn = connect(str(self.database_path), create=False, read_only=self.read_only)
+            return self._write_conn
 
     def close(self) -> None:
-        with self._lock, self._cache_lock:
+        with self._lock, self._cache_lock, self._write_lock:
             self._conn.close()
             self._meta_conn.close()
+            if self._write_conn is not None:
+                self._write_conn.close()
 
 

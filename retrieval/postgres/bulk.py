@@ -1,17 +1,16 @@
 """Bulk writes: a batch that at least doubles the index builds its big indexes once instead of row by row.
 
 Inserting into an HNSW graph costs ~1 ms a row at 100k chunks; building the graph from scratch in memory costs a
-third of that, and a sorted build of the postings index beats 36 index inserts a chunk the same way. So a batch
-of at least `min_rows` chunks that is as large as the index already is drops those two indexes, inserts, and
-builds them again, all inside the batch's transaction: atomic as before, and searches wait for the batch (the
-dropped index holds the table's lock) rather than see a half-built index. The graph is rebuilt for the size it
-will have: from `large_graph_rows` chunks on, with a larger `ef_construction` (later row-by-row inserts use it too).
+third of that, and a sorted build of the postings index beats 36 index inserts a chunk the same way. So once an
+ingest's write session has added at least `min_rows` chunks and as many as the index held, it drops those two
+indexes, inserts the rest, and builds them again before it commits, all inside its transaction: atomic as before,
+and searches wait for the ingest (the dropped index holds the table's lock) rather than see a half-built index. The
+graph is rebuilt for the size it will have: from `large_graph_rows` chunks on, with a larger `ef_construction`
+(later row-by-row inserts use it too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import psycopg
@@ -52,22 +51,25 @@ def build_memory_mb(rows: int, tuning: BulkTuning) -> int:
     return max(64, min(tuning.memory_mb_max, rows * tuning.bytes_per_row // 2**20 + 1))
 
 
-@contextmanager
-def deferred_indexes(conn: psycopg.Connection, adding: int, tuning: BulkTuning) -> Iterator[None]:
-    """Inside a batch transaction: drop the deferrable indexes when `defers`, and build them again on exit."""
+def existing_chunks(conn: psycopg.Connection) -> int:
+    """The chunks the index holds (its `meta` count), as a write session sees it when it begins."""
     row = conn.execute("SELECT value::bigint FROM boundloop.meta WHERE key = 'chunks'").fetchone()
-    existing = int(row[0]) if row else 0
-    if not defers(existing, adding, tuning):
-        yield
-        return
+    return int(row[0]) if row else 0
+
+
+def drop_deferrable(conn: psycopg.Connection) -> list[tuple[str, str]]:
+    """Inside a write transaction: drop the deferrable indexes; their (name, definition) to build them again."""
     definitions = conn.execute(
         "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'boundloop' AND indexname = ANY(%s)",
         (list(DEFERRABLE),),
     ).fetchall()
     for name, _ in definitions:
         conn.execute(sql.SQL("DROP INDEX boundloop.{}").format(sql.Identifier(name)))
-    yield
-    conn.execute("SELECT set_config('maintenance_work_mem', %s, true)",
-                 (f"{build_memory_mb(existing + adding, tuning)}MB",))
+    return [(str(name), str(definition)) for name, definition in definitions]
+
+
+def rebuild(conn: psycopg.Connection, definitions: list[tuple[str, str]], rows: int, tuning: BulkTuning) -> None:
+    """Build the dropped indexes again over the `rows` chunks the index now holds (the graph for its new size)."""
+    conn.execute("SELECT set_config('maintenance_work_mem', %s, true)", (f"{build_memory_mb(rows, tuning)}MB",))
     for name, definition in definitions:  # the graph is built for its new size; the rest as pg_indexes had it
-        conn.execute(hnsw_definition(existing + adding, tuning) if name == HNSW_INDEX else definition)
+        conn.execute(hnsw_definition(rows, tuning) if name == HNSW_INDEX else definition)

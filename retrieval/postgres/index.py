@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import psycopg
@@ -164,14 +166,29 @@ class PostgresIndex:
         return {"documents": int(documents), "chunks": int(chunks)}
 
     def apply(self, batch: WriteBatch, encoder_name: str | None) -> Applied:
-        """The whole batch in one transaction, or nothing (see `writer.apply_batch`)."""
+        """The whole batch in one transaction, or nothing (see `writer.PgWriteSession`)."""
+        with self.write_session(encoder_name) as session:
+            return session.apply(batch)
+
+    @contextmanager
+    def write_session(self, encoder_name: str | None) -> Iterator[writer.PgWriteSession]:
+        """Batches applied in turn on one writer connection, in one transaction committed at the end, or not at all.
+
+        The connection is held for the session; its transaction begins with the first batch.
+        """
         with database_errors(self.settings.writer_where), self._writer_pool().connection() as conn:
-            applied = writer.apply_batch(conn, batch, encoder_name)
-            if sum(len(w.chunks) for w in batch.upserts) >= writer.ANALYZE_AFTER:
+            session = writer.PgWriteSession(conn, encoder_name)
+            try:
+                yield session
+                session.finish()
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
+            if session.chunks_added >= writer.ANALYZE_AFTER:
                 writer.vacuum_postings(conn)
-        if batch.upserts and encoder_name:
-            self._encoder = encoder_name  # bound by this batch, or checked equal to the bound one
-        return applied
+        if session.chunks_added and encoder_name:
+            self._encoder = encoder_name  # bound by this session, or checked equal to the bound one
 
     def close(self) -> None:
         with self._lock:

@@ -1,4 +1,4 @@
-"""The writer's side: bind the encoder on first ingest, and apply a `WriteBatch` in one transaction with COPY."""
+"""The writer's side: bind the encoder on first ingest, and apply an ingest's batches in one transaction with COPY."""
 
 from __future__ import annotations
 
@@ -27,10 +27,11 @@ STORED_SQL = "SELECT doc_id, content_hash, acl, source, origin FROM boundloop.do
 _CHUNK_COLUMNS = "chunk_id, doc_id, ordinal, title, text, source, page, acl, embedding"
 _CHUNK_TYPES = ["text", "text", "int4", "text", "text", "text", "int4", "text[]", "vector"]
 _STAGE_SQL = """
-CREATE TEMP TABLE stage_documents (doc_id text, title text, source text, acl text[], metadata jsonb,
-                                   content_hash text, origin text) ON COMMIT DROP;
-CREATE TEMP TABLE stage_chunks (chunk_id text, doc_id text, ordinal int4, title text, text text, source text,
-                                page int4, acl text[], embedding vector) ON COMMIT DROP;
+CREATE TEMP TABLE IF NOT EXISTS stage_documents (doc_id text, title text, source text, acl text[], metadata jsonb,
+                                                 content_hash text, origin text) ON COMMIT DROP;
+CREATE TEMP TABLE IF NOT EXISTS stage_chunks (chunk_id text, doc_id text, ordinal int4, title text, text text,
+                                              source text, page int4, acl text[], embedding vector) ON COMMIT DROP;
+TRUNCATE stage_documents, stage_chunks;
 """
 
 
@@ -108,19 +109,46 @@ def update_acls(conn: psycopg.Connection, updates: list[AclUpdate]) -> tuple[Cou
     return delta, relabelled
 
 
-def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str | None,
-                tuning: BulkTuning | None = None) -> Applied:
-    """Deletes, ACL updates and upserts in one transaction: on any error (or a crash) the index is as before."""
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-        conn.execute("SELECT set_config('work_mem', %s, true)", (WRITE_WORK_MEM,))  # sorts of a batch's postings
+class PgWriteSession:
+    """An ingest's batches, applied in turn on one connection inside the caller's transaction (`WriteSession`).
+
+    The first batch takes the write lock (held to the end of the transaction); the per-group chunk counts, the
+    index's statistics and any indexes dropped for a bulk load are brought up to date once, by `finish`, before the
+    caller commits.
+    """
+
+    def __init__(self, conn: psycopg.Connection, encoder_name: str | None, tuning: BulkTuning | None = None) -> None:
+        self._conn = conn
+        self._encoder_name = encoder_name
+        self._tuning = tuning or BulkTuning()
+        self._begun = False
+        self._existing = 0  # chunks in the index when the session began
+        self._deferred: list[tuple[str, str]] | None = None  # indexes dropped for a bulk load, to build again
+        self._groups: Counter[str] = Counter()
+        self.chunks_added = 0
+        self._chunks_dropped = 0
+        self._relabelled = 0
+        self._changed = False
+
+    def _begin(self) -> None:
+        if not self._begun:
+            self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            self._conn.execute("SELECT set_config('work_mem', %s, true)", (WRITE_WORK_MEM,))  # sorts of postings
+            self._existing = bulk.existing_chunks(self._conn)
+            self._begun = True
+
+    def apply(self, batch: WriteBatch) -> Applied:
+        """Deletes, ACL updates and upserts of one batch; nothing is committed here."""
+        conn = self._conn
+        self._begin()
         batch, applied = reconcile(batch, stored_documents(conn, batch_doc_ids(batch)))
         if not (batch.upserts or batch.deletes or batch.acl_updates):
             return applied
-        if batch.upserts and encoder_name:
-            bind_encoder(conn, encoder_name, int(batch.upserts[0].vectors.shape[1]))
+        self._changed = True
+        if batch.upserts and self._encoder_name:
+            bind_encoder(conn, self._encoder_name, int(batch.upserts[0].vectors.shape[1]))
         replaced = list(dict.fromkeys([*batch.deletes, *(w.document.doc_id for w in batch.upserts)]))
-        groups = Counter({g: -n for g, n in _acl_counts_of(conn, replaced).items()}) if replaced else Counter()
+        self._groups.update({g: -n for g, n in _acl_counts_of(conn, replaced).items()} if replaced else {})
         removed = conn.execute(
             "SELECT count(*) FROM boundloop.chunks WHERE doc_id = ANY(%s)", (replaced,)
         ).fetchone()
@@ -128,20 +156,40 @@ def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str |
         if dropped:
             postings.remove_documents(conn, replaced)
         conn.execute("DELETE FROM boundloop.documents WHERE doc_id = ANY(%s)", (replaced,))  # chunks cascade
-        relabelled = 0
         if batch.acl_updates:
             delta, relabelled = update_acls(conn, batch.acl_updates)
-            groups.update(delta)
+            self._groups.update(delta)
+            self._relabelled += relabelled
             postings.relabel_documents(conn, [u.doc_id for u in batch.acl_updates])
         added = sum(len(w.chunks) for w in batch.upserts)
         if added:
-            with bulk.deferred_indexes(conn, added, tuning or BulkTuning()):
-                _insert_upserts(conn, batch, groups)
-        _update_counts(conn, groups, added - dropped)
+            if self._deferred is None and bulk.defers(self._existing, self.chunks_added + added, self._tuning):
+                self._deferred = bulk.drop_deferrable(conn)
+            _insert_upserts(conn, batch, self._groups)
+        self.chunks_added += added
+        self._chunks_dropped += dropped
+        return applied
+
+    def finish(self) -> None:
+        """Build the dropped indexes again and bring counts and statistics up to date; then the caller commits."""
+        if not self._changed:
+            return
+        if self._deferred:
+            bulk.rebuild(self._conn, self._deferred, self._existing + self.chunks_added, self._tuning)
+        _update_counts(self._conn, self._groups, self.chunks_added - self._chunks_dropped)
         # fresh statistics, or the planner misjudges the ACL and text filters
-        if statistics_stale(conn, added + dropped + relabelled):
-            conn.execute("ANALYZE boundloop.chunks")
-            conn.execute("ANALYZE boundloop.postings")
+        if statistics_stale(self._conn, self.chunks_added + self._chunks_dropped + self._relabelled):
+            self._conn.execute("ANALYZE boundloop.chunks")
+            self._conn.execute("ANALYZE boundloop.postings")
+
+
+def apply_batch(conn: psycopg.Connection, batch: WriteBatch, encoder_name: str | None,
+                tuning: BulkTuning | None = None) -> Applied:
+    """Deletes, ACL updates and upserts in one transaction: on any error (or a crash) the index is as before."""
+    with conn.transaction():
+        session = PgWriteSession(conn, encoder_name, tuning)
+        applied = session.apply(batch)
+        session.finish()
     return applied
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import psycopg
 
-from boundloop.retrieval import sqlite_index
+from boundloop.retrieval import sqlite_session
 from boundloop.retrieval.postgres import PostgresIndex, writer
 
 
@@ -79,7 +79,7 @@ def crash_seam(index: Any) -> tuple[Any, str]:
     """Where a write of one document happens mid-batch: (owner, attribute) for monkeypatch."""
     if isinstance(index, PostgresIndex):
         return writer, "write_chunks"
-    return sqlite_index, "write_document"
+    return sqlite_session, "write_document"
 
 
 _SLOW_SQLITE_KEYWORD = (  # counts to a billion inside SQLite (~a minute), then finds nothing
