@@ -105,9 +105,7 @@ def test_the_models_draft_is_not_streamed_as_messages(clean_env, index, encoder,
     graph = build_graph(checkpointer=saver)
     with StubServer(responder=planting_model) as model:
         settings = LLMSettings(provider="openai", model="stub-model", base_url=model.url)
-        chat = build_chat_model(settings)
-        chat.disable_streaming = True  # the messages mode would stream the call, and the stub answers in one piece
-        reasoner = LLMReasoner(chat, settings)
+        reasoner = LLMReasoner(build_chat_model(settings), settings)
         chunks, config = run(graph, make_runner(index, encoder, resolver, reasoner=reasoner).context_for("bob"))
     assert "Answer" in {schema_name(seen.body) for seen in model.seen}  # the model drafted the planted claim
     final = graph.get_state(config).values

@@ -30,6 +30,9 @@ def build_chat_model(settings: LLMSettings) -> BaseChatModel:
         # every call passes its own timeout (the time left); this only bounds a call made without one
         "timeout": httpx.Timeout(60.0, connect=CONNECT_SECONDS),
         "http_async_client": httpx.AsyncClient(timeout=httpx.Timeout(60.0, connect=CONNECT_SECONDS)),
+        # whole replies, whatever a LangGraph client streams: a `messages` stream mode made every call stream (its
+        # tokens go to no client: the calls are tagged nostream), and a streamed reply may carry no usage
+        "disable_streaming": True,
     }
     if settings.temperature is not None:
         common["temperature"] = settings.temperature
