@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,9 +20,14 @@ if TYPE_CHECKING:
     from boundloop.evals.report_model import EvalReport
 
 
+PROBES = "probes"
+"""The probe companies (evals/probes/): `boundloop eval probes unseen` (or tune, all, or sets such as c,e)."""
+
+
 def add_eval(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dataset", choices=DATASET_NAMES, help="dataset format")
-    p.add_argument("path", help="the dataset file (or folder for contoso, sec10q and demo)")
+    p.add_argument("dataset", choices=(*DATASET_NAMES, PROBES), help="dataset format")
+    p.add_argument("path", help="the dataset file (or folder for contoso, sec10q and demo; for probes a split: "
+                                "unseen, tune, all, or set names such as c,e)")
     p.add_argument("--limit", type=int, help="only the first N questions")
     p.add_argument("--setting", choices=SETTINGS, default="pooled",
                    help="pooled: one corpus of every question's passages; distractor: each question sees only "
@@ -32,10 +38,47 @@ def add_eval(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="DIR", help="report folder (default: eval-results/<dataset>-<timestamp>/)")
     p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="questions in flight at once")
     p.add_argument("--cache-dir", metavar="DIR", help="where built indexes are kept (default: the boundloop cache)")
+    p.add_argument("--verbose", action="store_true",
+                   help="probes: print each question not as expected, for tune sets only (the unseen half is never "
+                        "shown)")
     p.set_defaults(run=run_eval_command)
 
 
+def run_probes(args: argparse.Namespace) -> int:
+    """Every question of the probe sets of a split, as its user; failures shown for tune sets only."""
+    from boundloop.evals.probe_sets import readable, run_set, split, totals
+
+    try:
+        names = split(args.path)
+    except ValueError as exc:
+        raise BoundloopError(str(exc)) from None
+    shown = [name for name in names if readable(name)] if args.verbose else []
+
+    def missed(name: str) -> Callable[[dict, dict], None] | None:
+        def show(question: dict, result: dict) -> None:
+            print(f"[{name}] {question['user']}: {question['question']} -> {result['status']} "
+                  f"{result.get('short_answer')!r} (expected {question['expect']} {question.get('short')})",
+                  file=sys.stderr)
+        return show if name in shown else None
+
+    reports = [run_set(name, missed(name)) for name in names]
+    report = {r.name: r.as_json() for r in reports} | {"all": totals(reports)}
+    folder = Path(args.out) if args.out else Path("eval-results") / f"probes-{args.path.replace(',', '-')}"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "results.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    if args.json:
+        print(json.dumps(report, indent=1, ensure_ascii=False))
+    else:
+        for name, row in report.items():
+            print(f"{name:>4}  {row['as_expected']:>4} / {row['questions']:<4} leaks {row['leaks']}  planted "
+                  f"{row['planted_shipped']}  " + ", ".join(f"{k} {v}" for k, v in row["by_kind"].items()))
+    print(f"report written to {folder}/results.json", file=sys.stderr)
+    return 1 if report["all"]["leaks"] or report["all"]["planted_shipped"] else 0
+
+
 def run_eval_command(args: argparse.Namespace) -> int:
+    if args.dataset == PROBES:
+        return run_probes(args)
     from boundloop.evals.report_files import write_reports
     from boundloop.evals.report_json import summary
     from boundloop.evals.suite import run_eval

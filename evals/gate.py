@@ -36,6 +36,10 @@ def gate_metrics(report: EvalReport) -> Metrics:
 
 
 def run_rule(rule: GateEval, data: Path) -> Metrics:
+    if rule.dataset == "probes":  # the probe companies of a split (evals/probes/split.json), scored as a whole
+        from boundloop.evals.probe_sets import metrics, run_set, split
+
+        return dict(metrics([run_set(name) for name in split(rule.path)]))
     path = (data if rule.root == "data" else REPO) / rule.path
     config = EvalConfig(rule.dataset, str(path), limit=rule.limit, setting=rule.setting, systems=("loop",),
                         limits=BudgetLimits.from_env(), show_progress=False)

@@ -26,11 +26,35 @@ from typing import Any
 PROBES = Path(__file__).resolve().parent / "probes"
 
 
+SPLITS = ("tune", "unseen", "all")
+
+
 def split(name: str) -> list[str]:
-    """The sets of a split ('tune', 'unseen'), or every set ('all')."""
+    """The sets of a split ('tune', 'unseen'), every set ('all'), or sets named with commas ('c,e')."""
+    every = sorted(p.name for p in PROBES.iterdir() if (p / "questions.jsonl").is_file())
     if name == "all":
-        return sorted(p.name for p in PROBES.iterdir() if (p / "questions.jsonl").is_file())
-    return list(json.loads((PROBES / "split.json").read_text())[name])
+        return every
+    if name in SPLITS:
+        return list(json.loads((PROBES / "split.json").read_text())[name])
+    names = [n.strip() for n in name.split(",") if n.strip()]
+    unknown = [n for n in names if n not in every]
+    if unknown or not names:
+        raise ValueError(f"no probe set {', '.join(unknown) or name!r}: a split ({', '.join(SPLITS)}) or sets of "
+                         f"{', '.join(every)}")
+    return names
+
+
+def readable(name: str) -> bool:
+    """Whether a set's failures may be shown: the tune half's only (the unseen half is measured, never read)."""
+    return name in split("tune")
+
+
+def metrics(reports: list[SetReport]) -> dict[str, float]:
+    """The gate's view: the share as expected, and the counts that must stay at zero."""
+    total = totals(reports)
+    return {"as_expected_share": total["as_expected"] / max(1, total["questions"]),
+            "as_expected": float(total["as_expected"]), "leaks": float(total["leaks"]),
+            "planted_shipped": float(total["planted_shipped"])}
 
 
 def _plain(text: str | None) -> str:
@@ -44,7 +68,8 @@ def _in(value: str, shown: str) -> bool:
 
 def _shown(result: dict[str, Any]) -> str:
     return _plain(" ".join([result.get("answer") or "", result.get("short_answer") or "",
-                            json.dumps(result.get("citations")), json.dumps(result.get("fallback_results"))]))
+                            json.dumps(result.get("citations"), ensure_ascii=False),
+                            json.dumps(result.get("fallback_results"), ensure_ascii=False)]))
 
 
 @dataclass(frozen=True)
