@@ -9,6 +9,9 @@
 - only members of the `admin` group may write a thread's state: `POST /threads/{id}/state` (`update_state`),
   state supersteps, a run's `command` (resume or jump with state updates) and a run from an earlier checkpoint.
   Everyone else gets 403, so no client can rewrite the loop's counters.
+- only admins may stop a run part way (`interrupt_before`, `interrupt_after`) or stream its raw callback events
+  (`stream_mode: "events"`, every model call's own output among them): a run stopped part way shows work the
+  verifier has not passed. Everyone else gets 403.
 - assistants can be read, not changed; everything else (crons, the store) is denied.
 
 The directory is read in a worker thread (it may reload the file), never on the event loop.
@@ -125,7 +128,8 @@ async def search_threads(ctx: Ctx, value: Auth.types.ThreadsSearch) -> Filter:
 async def create_run(ctx: Ctx, value: Auth.types.RunsCreate) -> Filter:
     """Runs act for the caller, and new threads are the caller's.
 
-    No client context or configurable, a question of 1 to 4,000 characters, no command or checkpoint unless admin.
+    No client context or configurable, a question of 1 to 4,000 characters, no command or checkpoint unless admin,
+    and no interrupt or raw event stream unless admin.
     """
     kwargs = value.get("kwargs") or {}
     if kwargs.get("context"):
@@ -135,9 +139,24 @@ async def create_run(ctx: Ctx, value: Auth.types.RunsCreate) -> Filter:
     writes_state = kwargs.get("command") is not None or "checkpoint_id" in configurable
     if writes_state and not _may_write_state(ctx):
         raise _refuse(403, f"only members of the {ADMIN_GROUP!r} group may send a command or run from a checkpoint")
+    _check_unverified_views(ctx, kwargs)
     _check_input(kwargs.get("input"), resuming=writes_state)
     _stamp_owner(ctx, value)
     return _owned_by(ctx)
+
+
+def _check_unverified_views(ctx: Ctx, kwargs: dict[str, Any]) -> None:
+    """403 for a non-admin's run that would stop before the verifier decides, or stream what its calls return.
+
+    A run interrupted part way leaves its unfinished state in the thread, and the `events` stream mode sends every
+    callback event of the run, the reasoner's unverified draft among them: only what the verifier passed may ship.
+    """
+    if _may_write_state(ctx):
+        return
+    if kwargs.get("interrupt_before") or kwargs.get("interrupt_after"):
+        raise _refuse(403, f"only members of the {ADMIN_GROUP!r} group may interrupt a run")
+    if "events" in (kwargs.get("stream_mode") or ()):
+        raise _refuse(403, f"only members of the {ADMIN_GROUP!r} group may stream a run's raw events")
 
 
 def _check_input(run_input: Any, resuming: bool) -> None:

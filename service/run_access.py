@@ -28,10 +28,17 @@ def evidence_chunks(evidence: Iterable[Evidence]) -> set[str]:
     return {e.chunk_id for e in evidence}
 
 
+def unreadable_chunks(state: ServiceState, user: str, chunk_ids: set[str]) -> set[str]:
+    """The chunks of `chunk_ids` the user may not read now, deleted ones included.
+
+    A user the directory no longer knows is an `UnknownUserError`.
+    """
+    if not chunk_ids:
+        return set()
+    return chunk_ids - set(state.backend.load_chunks(sorted(chunk_ids), state.resolver.access_filter(user)))
+
+
 def require_readable(state: ServiceState, user: str, chunk_ids: set[str]) -> None:
     """403 unless the user may read every one of these chunks now."""
-    if not chunk_ids:
-        return
-    readable = state.backend.load_chunks(sorted(chunk_ids), state.resolver.access_filter(user))
-    if set(readable) != chunk_ids:
+    if unreadable_chunks(state, user, chunk_ids):
         raise Forbidden(WITHHELD)
