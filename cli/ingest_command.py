@@ -12,7 +12,7 @@ from boundloop.retrieval.config import open_backend
 from boundloop.retrieval.documents import LoadProblem
 from boundloop.retrieval.embeddings import build_embeddings
 from boundloop.retrieval.errors import IngestError
-from boundloop.retrieval.ingest import IngestReport, SyncScope, delete, ingest
+from boundloop.retrieval.ingest import IngestReport, SyncScope, delete, ingest, refusing_problems
 from boundloop.retrieval.loaders import load_path
 
 BAD_LINES_SHOWN = 20  # a refused JSONL file lists this many bad lines, then how many more
@@ -62,6 +62,8 @@ def _print_report(report: IngestReport, args: argparse.Namespace) -> None:
               f"{_names(report.empty_acl_ids)}")
     if report.default_acl_applied:
         print(f"{report.default_acl_applied} documents without an ACL got the default group")
+    if report.comments_stripped:
+        print(f"{report.comments_stripped} comments stripped (<!-- ... --> is not content)")
     if report.stale_ids:
         why = ("not removed: lines were skipped, so what they held is unknown" if args.sync
                else "--sync removes them")
@@ -89,11 +91,13 @@ def run_ingest(args: argparse.Namespace) -> int:
     if args.sync and not args.path:
         raise IngestError("--sync needs the PATH to sync with")
     path = Path(args.path) if args.path else None
-    items = list(load_path(path, args.follow_links)) if path else []  # read everything before touching the index
-    if path is not None and not path.is_dir() and not args.skip_bad:
-        bad = [item for item in items if isinstance(item, LoadProblem)]
+    strict = path is not None and not path.is_dir() and not args.skip_bad  # a JSONL file: all lines or none
+    items = load_path(path, args.follow_links) if path else iter([])  # a bad path or manifest stops here
+    if path is not None and strict:  # read once before touching the index, keeping only the bad lines
+        bad = [item for item in load_path(path) if isinstance(item, LoadProblem)]
         if bad:
             _refuse_bad_lines(path, bad)
+        items = refusing_problems(items)
     # only an ingest creates an index: a delete on a mistyped --index is an error, not a new empty index
     backend = open_backend(index, create=path is not None)
     try:

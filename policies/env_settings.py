@@ -196,6 +196,8 @@ RULES: Mapping[str, Rule] = {
     "BOUNDLOOP_RATE_PER_ADDRESS": RateText(),
     "BOUNDLOOP_TRUSTED_PROXIES": Networks(),
     "BOUNDLOOP_ACCESS_LOG": OneOf(("text", "json", "off")),
+    # ingest (retrieval.document_limit)
+    "BOUNDLOOP_MAX_DOCUMENT_BYTES": Whole(),
     # the run store (runstore.retention, runstore.postgres)
     "BOUNDLOOP_RUNS_KEEP": Whole(),
     "BOUNDLOOP_RUNS_MAX_AGE_DAYS": Number(),

@@ -40,6 +40,8 @@ class Document:
     origin: str = ""
     acl_given: bool = True
     """False when the source named no ACL at all (`--default-acl` applies); an explicit empty list is given."""
+    comments_stripped: int = 0
+    """HTML comments the loader dropped from the text and title (counted by ingest); not content, not hashed."""
 
     def __post_init__(self) -> None:
         if len(self.title) > MAX_TITLE_CHARS:

@@ -1,8 +1,10 @@
 """Read documents from a JSONL file or a folder of .md, .txt, .html and .pdf files.
 
-Loaders yield `Document`s and `LoadProblem`s; a bad file or line is reported with its location. A JSONL document's
-default `source` is the file's real path, a folder document's its path inside the folder, and `origin` is the real
-path of the file or folder: how a path is spelled never changes either.
+Loaders yield `Document`s and `LoadProblem`s, one at a time; a bad file or line is reported with its location. A
+JSONL document's default `source` is the file's real path, a folder document's its path inside the folder, and
+`origin` is the real path of the file or folder: how a path is spelled never changes either. A document larger than
+`BOUNDLOOP_MAX_DOCUMENT_BYTES` is a problem, found before it is read whole; HTML comments are dropped (and counted)
+from JSONL text and from Markdown, HTML and text files; an ACL is a list of group names or a problem.
 """
 
 from __future__ import annotations
@@ -12,19 +14,23 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 
+from boundloop.domain.bounded_yaml import load_yaml
+from boundloop.retrieval.document_limit import max_document_bytes, too_large
 from boundloop.retrieval.documents import Document, LoadProblem
 from boundloop.retrieval.errors import IngestError
 from boundloop.retrieval.folder_walk import walk_folder
+from boundloop.retrieval.html_comments import strip_comments
 from boundloop.retrieval.html_text import html_text
 from boundloop.retrieval.pdf_text import read_pdf
 
 FOLDER_SUFFIXES = {".md", ".markdown", ".txt", ".html", ".htm", ".pdf"}
 MANIFEST_NAMES = ("acl.json", "acl.yaml", "acl.yml")
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
+READ_STEP = 1 << 20  # bytes read at a time past an oversized JSONL line
 
 LoadItem = Document | LoadProblem
 
@@ -40,24 +46,55 @@ def load_path(path: Path, follow_links: bool = False) -> Iterator[LoadItem]:
     raise IngestError(f"{path}: expected a .jsonl file or a folder of .md/.txt/.html/.pdf files")
 
 
-def _acl_list(value: Any) -> tuple[str, ...] | None:
-    """A validated ACL, or None when the value is not a list of non-empty strings."""
+def _acl_list(value: Any) -> tuple[str, ...] | str:
+    """A validated ACL, or why the value is not one: it must be a list of non-empty strings.
+
+    A bare string is refused rather than read as one group (or as its characters): `acl: finance` and
+    `acl: [finance]` look alike, and a reading that guesses wrong publishes a document.
+    """
     if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(g, str) and g.strip() for g in value):
-        return None
+        return f"must be a list of group names, not the string {value[:40]!r} (write [{value[:40]!r}])"
+    if not isinstance(value, list):
+        return f"must be a list of group names, not {type(value).__name__}"
+    if not all(isinstance(g, str) and g.strip() for g in value):
+        return "must be a list of group names (non-empty strings)"
     return tuple(sorted({g.strip() for g in value}))
 
 
-def load_jsonl(path: Path) -> Iterator[LoadItem]:
-    """One document per line: {"id", "title", "text", "acl", "source"?, "metadata"?}; a repeated id is a bad line."""
+def _lines(handle: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | int]]:
+    """(number, line) for each line of `handle`; (number, size) for a line over `limit` bytes, never held whole."""
+    number = 0
+    while raw := handle.readline(limit + 2):  # the line, and a line break
+        number += 1
+        if len(raw.rstrip(b"\r\n")) <= limit:
+            yield number, raw
+            continue
+        size = len(raw)
+        while not raw.endswith(b"\n") and (raw := handle.readline(READ_STEP)):
+            size += len(raw)
+        yield number, size - (len(raw) - len(raw.rstrip(b"\r\n")))
+
+
+def load_jsonl(path: Path, limit: int | None = None) -> Iterator[LoadItem]:
+    """One document per line: {"id", "title", "text", "acl", "source"?, "metadata"?}; a repeated id is a bad line.
+
+    A line over `limit` bytes (default: `BOUNDLOOP_MAX_DOCUMENT_BYTES`) is a bad line, skipped as it is read.
+    """
+    return _jsonl_items(path, limit or max_document_bytes())  # the setting is read now: a bad one stops at once
+
+
+def _jsonl_items(path: Path, limit: int) -> Iterator[LoadItem]:
     origin = str(path.resolve())
     first_line: dict[str, int] = {}
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, start=1):
+    with path.open("rb") as handle:
+        for number, read in _lines(handle, limit):
+            where = f"{path}:{number}"
+            if isinstance(read, int):
+                yield LoadProblem(where, too_large("the line", read, limit))
+                continue
+            line = read.decode("utf-8", errors="replace")
             if not line.strip():
                 continue
-            where = f"{path}:{number}"
             try:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
@@ -79,24 +116,29 @@ def _document_from_row(row: Any, where: str, origin: str) -> LoadItem:
     missing = [k for k in ("id", "text") if not isinstance(row.get(k), str) or not row[k].strip()]
     if missing:
         return LoadProblem(where, f"missing or empty string field(s): {', '.join(missing)}")
+    text, comments = strip_comments(row["text"])
+    if not text.strip():
+        return LoadProblem(where, "'text' holds nothing but HTML comments")
+    title, title_comments = strip_comments(str(row.get("title") or row["id"]))
     acl: tuple[str, ...] = ()
     if row.get("acl") is not None:  # absent or null: no ACL (`--default-acl` applies); [] stays visible to nobody
         parsed = _acl_list(row["acl"])
-        if parsed is None:
-            return LoadProblem(where, "'acl' must be a list of group names")
+        if isinstance(parsed, str):
+            return LoadProblem(where, f"'acl' {parsed}")
         acl = parsed
     metadata = row.get("metadata") or {}
     if not isinstance(metadata, dict):
         return LoadProblem(where, "'metadata' must be an object")
     return Document(
         doc_id=row["id"].strip(),
-        title=str(row.get("title") or row["id"]),
-        text=row["text"],
+        title=title if title.strip() else row["id"],
+        text=text,
         acl=acl,
         source=str(row.get("source") or origin),
         metadata=metadata,
         origin=origin,
         acl_given=row.get("acl") is not None,
+        comments_stripped=comments + title_comments,
     )
 
 
@@ -121,16 +163,16 @@ class AclManifest:
     def load(cls, path: Path) -> AclManifest:
         try:
             text = path.read_text(encoding="utf-8")
-            raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-        except (OSError, json.JSONDecodeError, yaml.YAMLError) as exc:
+            raw = json.loads(text) if path.suffix == ".json" else load_yaml(text)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
             raise IngestError(f"ACL manifest {path} cannot be read: {exc}") from None
         if not isinstance(raw, dict):
             raise IngestError(f"ACL manifest {path} must map file globs to lists of groups")
         rules: list[tuple[str, tuple[str, ...]]] = []
         for pattern, groups in raw.items():
             acl = _acl_list(groups)
-            if acl is None:
-                raise IngestError(f"ACL manifest {path}: {pattern!r} must map to a list of group names")
+            if isinstance(acl, str):
+                raise IngestError(f"ACL manifest {path}: {pattern!r} {acl}")
             rules.append((str(pattern), acl))
         return cls(rules)
 
@@ -148,8 +190,8 @@ def _split_front_matter(text: str, where: str) -> tuple[dict[str, Any], str]:
     if not match:
         return {}, text
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
-    except yaml.YAMLError as exc:
+        meta = load_yaml(match.group(1)) or {}
+    except yaml.YAMLError as exc:  # and `YamlRefused`: an alias bomb, a recursive alias
         raise ValueError(f"front matter is not valid YAML: {exc}") from None
     if not isinstance(meta, dict):
         raise ValueError("front matter must be a YAML mapping")
@@ -164,20 +206,25 @@ def _first_heading(body: str) -> str:
     return ""
 
 
-def load_file(path: Path, relative: str, manifest: AclManifest, origin: str = "") -> LoadItem:
-    """One file of a folder as a document, or the problem that stopped it."""
+def load_file(path: Path, relative: str, manifest: AclManifest, origin: str = "", limit: int | None = None) -> LoadItem:
+    """One file of a folder as a document, or the problem that stopped it (a file over `limit` bytes is not read)."""
     where = str(path)
+    limit = limit or max_document_bytes()
+    comments = 0
     try:
         pages: tuple[str, ...] | None = None
         meta: dict[str, Any] = {}
         title = ""
+        size = path.stat().st_size
+        if size > limit:
+            return LoadProblem(where, too_large("the file", size, limit), relative)
         if path.suffix.lower() == ".pdf":
             title, pages = read_pdf(path)
             body = "\n\n".join(pages)
         else:
             raw = path.read_text(encoding="utf-8")
             meta, body = _split_front_matter(raw, relative)
-            title = ""
+            body, comments = strip_comments(body)
             if path.suffix.lower() in {".html", ".htm"}:
                 title, body = html_text(body)
             title = title or _first_heading(body)
@@ -186,19 +233,21 @@ def load_file(path: Path, relative: str, manifest: AclManifest, origin: str = ""
     except (OSError, ValueError) as exc:
         return LoadProblem(where, str(exc), relative)
     if not body.strip():
-        return LoadProblem(where, "no text", relative)
+        return LoadProblem(where, "no text" + (" but HTML comments" if comments else ""), relative)
     acl: tuple[str, ...] | None
     if "acl" in meta:
-        acl = _acl_list(meta["acl"])
-        if acl is None:
-            return LoadProblem(where, "front matter 'acl' must be a list of group names", relative)
+        parsed = _acl_list(meta["acl"])
+        if isinstance(parsed, str):
+            return LoadProblem(where, f"front matter 'acl' {parsed}", relative)
+        acl = parsed
     else:
         acl = manifest.acl_for(relative)
     doc_id = str(meta.get("id") or relative.rsplit(".", 1)[0])
     extra = {k: v for k, v in meta.items() if k not in {"id", "title", "acl"}}
+    title, title_comments = strip_comments(str(meta.get("title") or title or path.stem))
     return Document(
         doc_id=doc_id,
-        title=str(meta.get("title") or title or path.stem),
+        title=title if title.strip() else path.stem,
         text=body.strip(),
         acl=acl or (),
         source=relative,
@@ -206,15 +255,23 @@ def load_file(path: Path, relative: str, manifest: AclManifest, origin: str = ""
         pages=pages,
         origin=origin,
         acl_given=acl is not None,
+        comments_stripped=comments + title_comments,
     )
 
 
 def load_folder(folder: Path, follow_links: bool = False) -> Iterator[LoadItem]:
-    """Every supported file below `folder`, in a stable order; links that are not followed come back as problems."""
+    """Every supported file below `folder`, in a stable order; links that are not followed come back as problems.
+
+    The ACL manifest and the size limit are read now: a bad one stops the ingest before any document is read.
+    """
     manifest = AclManifest.find(folder)
+    return _folder_items(folder, manifest, follow_links, max_document_bytes())
+
+
+def _folder_items(folder: Path, manifest: AclManifest, follow_links: bool, limit: int) -> Iterator[LoadItem]:
     origin = str(folder.resolve())
     for entry in walk_folder(folder, FOLDER_SUFFIXES, follow_links):
         if entry.skipped:
             yield LoadProblem(str(folder / entry.relative), entry.skipped, entry.relative)
         else:
-            yield load_file(entry.path, entry.relative, manifest, origin)
+            yield load_file(entry.path, entry.relative, manifest, origin, limit)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from boundloop.retrieval.backend import Encoder, IndexBackend
 from boundloop.retrieval.documents import Document, LoadProblem
-from boundloop.retrieval.ingest import IngestReport, ingest
-from boundloop.retrieval.loaders import load_jsonl
+from boundloop.retrieval.ingest import IngestReport, ingest, refusing_problems
+from boundloop.retrieval.loaders import LoadItem, load_jsonl
 from boundloop.service.errors import InvalidInput
 
 
@@ -21,30 +22,33 @@ class UploadRejected(InvalidInput):
         self.problems = problems
 
 
-def parse_upload(data: bytes, source: str) -> list[Document]:
-    """Documents from JSONL bytes; lines without their own `source` get `source`."""
+def check_upload(path: Path) -> None:
+    """Read the uploaded JSONL once without keeping it: any bad line (too large, too) refuses the whole upload."""
+    problems = [(f"line {item.location.rsplit(':', 1)[-1]}", item.message)
+                for item in load_jsonl(path) if isinstance(item, LoadProblem)]  # a repeated id is a bad line too
+    if problems:
+        raise UploadRejected(problems)
+
+
+def _as_uploaded(items: Iterable[LoadItem], source: str) -> Iterator[LoadItem]:
+    """Lines without their own `source` get `source`: the temporary file is no document's source or origin."""
+    for item in items:
+        yield replace(item, source=source if item.source == item.origin else item.source, origin="") \
+            if isinstance(item, Document) else item
+
+
+def ingest_upload(backend: IndexBackend, encoder: Encoder, data: bytes, source: str) -> IngestReport:
+    """Check every line, then stream the documents into one transaction."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidInput("the upload is not UTF-8 text") from None
     if not text.strip():
         raise InvalidInput("the upload holds no documents")
+    del text
     with tempfile.TemporaryDirectory(prefix="boundloop-ingest-") as folder:
         path = Path(folder) / "upload.jsonl"
-        path.write_text(text, encoding="utf-8")
-        items = list(load_jsonl(path))
-    problems: list[tuple[str, str]] = []  # a repeated id is a bad line too (`load_jsonl`)
-    documents: list[Document] = []
-    for item in items:
-        if isinstance(item, LoadProblem):
-            problems.append((f"line {item.location.rsplit(':', 1)[-1]}", item.message))
-        else:  # the temporary file is no document's source or origin
-            documents.append(replace(item, source=source if item.source == item.origin else item.source, origin=""))
-    if problems:
-        raise UploadRejected(problems)
-    return documents
-
-
-def ingest_upload(backend: IndexBackend, encoder: Encoder, data: bytes, source: str) -> IngestReport:
-    """Parse, then write every document in one transaction."""
-    return ingest(backend, encoder, parse_upload(data, source), show_progress=False)
+        path.write_bytes(data)
+        check_upload(path)
+        return ingest(backend, encoder, _as_uploaded(refusing_problems(load_jsonl(path)), source),
+                      show_progress=False)

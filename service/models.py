@@ -145,6 +145,7 @@ class IngestResponse(Strict):
     chunks_written: int
     no_acl: int
     default_acl_applied: int
+    comments_stripped: int = Field(default=0, description="HTML comments (<!-- ... -->) dropped: not content.")
     problems: list[IngestProblem]
     no_acl_ids: list[str] = Field(default=[], description="Documents without an ACL: visible to nobody.")
     empty_acl_ids: list[str] = Field(default=[], description="Documents whose ACL is an explicit empty list.")

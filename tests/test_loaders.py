@@ -62,7 +62,7 @@ def test_json_manifest(tmp_path):
 
 def test_bad_manifest_is_an_error(tmp_path):
     (tmp_path / "a.txt").write_text("hello")
-    (tmp_path / "acl.json").write_text(json.dumps({"*.txt": "not-a-list-but-ok", "*.md": [1]}))
+    (tmp_path / "acl.json").write_text(json.dumps({"*.txt": "not-a-list", "*.md": [1]}))
     with pytest.raises(IngestError, match="list of group names"):
         list(load_folder(tmp_path))
 
@@ -84,9 +84,10 @@ def test_jsonl_reports_file_and_line(tmp_path):
         + "[1, 2]\n"
     )
     items = list(load_jsonl(path))
-    assert set(docs(items)) == {"a", "c"}
-    assert [p.location for p in problems(items)] == [f"{path}:{n}" for n in (2, 3, 5, 6)]
+    assert set(docs(items)) == {"a"}  # "acl": "g" is a bad line, not a one-group ACL
+    assert [p.location for p in problems(items)] == [f"{path}:{n}" for n in (2, 3, 4, 5, 6)]
     assert "broken JSON" in problems(items)[0].message
+    assert problems(items)[2].message == "'acl' must be a list of group names, not the string 'g' (write ['g'])"
 
 
 def test_load_path_rejects_other_files(tmp_path):
