@@ -196,6 +196,9 @@ RULES: Mapping[str, Rule] = {
     "BOUNDLOOP_RATE_PER_ADDRESS": RateText(),
     "BOUNDLOOP_TRUSTED_PROXIES": Networks(),
     "BOUNDLOOP_ACCESS_LOG": OneOf(("text", "json", "off")),
+    # groups from LDAP / Active Directory (service.ldap_settings)
+    "BOUNDLOOP_LDAP_CACHE_SECONDS": Number(above=None, minimum=0.0),
+    "BOUNDLOOP_LDAP_GRACE_SECONDS": Number(above=None, minimum=0.0),
     # ingest (retrieval.document_limit)
     "BOUNDLOOP_MAX_DOCUMENT_BYTES": Whole(),
     # the run store (runstore.retention, runstore.postgres)

@@ -14,7 +14,8 @@ ADMIN_GROUP = "admin"
 
 # Declared so the OpenAPI document shows both schemes; the raw headers are checked by `IdentityResolver`.
 _bearer = HTTPBearer(auto_error=False, scheme_name="Bearer",
-                     description="An API key, or an HS256 JWT whose `sub` is the user.")
+                     description="An API key, an HS256 JWT whose `sub` is the user, or a token from the "
+                                 "configured OpenID provider.")
 _api_key = APIKeyHeader(name="X-API-Key", auto_error=False, scheme_name="ApiKey", description="An API key.")
 
 

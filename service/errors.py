@@ -45,3 +45,9 @@ class UnsupportedMediaType(ServiceError):
     """A body in a format the route does not read."""
 
     status_code = 415
+
+
+class DirectoryUnavailable(ServiceError):
+    """The group directory (LDAP) cannot be asked and the groups last read from it are too old to use."""
+
+    status_code = 503

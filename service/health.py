@@ -1,4 +1,7 @@
-"""What `/healthz` checks: the run store writes a row now, and neither it nor the index sits on a full disk.
+"""What `/healthz` checks: the run store, the disks, the identity provider's keys and the LDAP directory.
+
+The run store writes a row now, neither it nor the index sits on a full disk, and the OpenID provider's keys and
+the LDAP directory (when configured) can be reached.
 
 Reasons name the part, never a path or a user's data.
 """
@@ -31,4 +34,5 @@ def problems(state: ServiceState) -> list[str]:
         found.append("the run store's disk is full")
     if _full(getattr(state.backend, "folder", None)):
         found.append("the index's disk is full")
+    found.extend(state.identity_sources.problems())  # the OpenID provider's keys, the LDAP directory
     return found

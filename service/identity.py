@@ -1,4 +1,7 @@
-"""Who is calling: an API key (matched by SHA-256 against the directory) or an HS256 JWT whose `sub` is the user.
+"""Who is calling: an API key, an HS256 JWT whose `sub` is the user, or a token from the company's OpenID provider.
+
+API keys are matched by SHA-256 against the directory; provider tokens are checked by `service.oidc_tokens` when
+`BOUNDLOOP_OIDC_ISSUER` is set.
 
 The FastAPI app and the LangGraph server's `Auth` handler both use `IdentityResolver`, so the rules are the same on
 every route. It fails closed: no credential, two credentials (two headers, or one header sent twice), a malformed
@@ -19,6 +22,7 @@ import jwt
 
 from boundloop.policies.entitlements import DirectorySource
 from boundloop.service.errors import AuthenticationFailed
+from boundloop.service.oidc_tokens import OidcVerifier, TokenIdentity, token_algorithm
 
 JWT_ALGORITHM = "HS256"
 JWT_LEEWAY_S = 30  # clock skew allowed between the token issuer and this server, on the lifetime only
@@ -75,8 +79,11 @@ class IdentityResolver:
     """Turns the request's `Authorization` / `X-API-Key` headers into a directory user name."""
 
     def __init__(self, directory: DirectorySource, jwt_secret: str | None = None,
-                 jwt_max_ttl_s: int = DEFAULT_JWT_MAX_TTL_S, clock: Callable[[], float] = time.time) -> None:
+                 jwt_max_ttl_s: int = DEFAULT_JWT_MAX_TTL_S, clock: Callable[[], float] = time.time,
+                 oidc: OidcVerifier | None = None, on_token: Callable[[TokenIdentity], None] | None = None) -> None:
         self._directory = directory
+        self._oidc = oidc
+        self._on_token = on_token
         self._jwt_secret = jwt_secret
         self._jwt_max_ttl_s = jwt_max_ttl_s
         self._clock = clock
@@ -91,8 +98,17 @@ class IdentityResolver:
         if user is not None:
             return user
         if _looks_like_jwt(token):
+            if self._oidc is not None and not (self._jwt_secret and token_algorithm(token) == JWT_ALGORITHM):
+                return self._user_for_provider_token(self._oidc, token)
             return self._user_for_jwt(token)
         raise AuthenticationFailed("invalid credentials")
+
+    def _user_for_provider_token(self, oidc: OidcVerifier, token: str) -> str:
+        """The provider's user; its groups go to `on_token` so the run resolves the ones this token names."""
+        identity = oidc.verify(token)
+        if self._on_token is not None:
+            self._on_token(identity)
+        return identity.user
 
     def _user_for_jwt(self, token: str) -> str:
         if not self._jwt_secret:

@@ -1,7 +1,8 @@
 """The LangGraph server's `Auth` (`auth` in langgraph.json): the same credentials as the FastAPI app, and ownership.
 
 - authenticate: `Authorization: Bearer <key or JWT>` or `X-API-Key: <key>`, checked by `IdentityResolver` against
-  the same directory; the identity is the directory user name. A header sent twice is a 401, as on the FastAPI app.
+  the same directory (and the OpenID provider's keys when `BOUNDLOOP_OIDC_ISSUER` is set); the identity is the user
+  name. A header sent twice is a 401, as on the FastAPI app; an unreachable LDAP directory is a 503.
 - threads (and the runs on them) carry `metadata.owner`, written here from the identity and never from the
   request; every read, search, update, delete and run is filtered on it, so another user's thread is a 404.
 - a run may not carry `context` or `configurable` values: the loop's run context is built on the server from the
@@ -27,7 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from boundloop.graph.runner import validate_question
 from boundloop.policies.errors import BoundloopError
 from boundloop.service.dependencies import ADMIN_GROUP
-from boundloop.service.errors import AuthenticationFailed
+from boundloop.service.errors import AuthenticationFailed, ServiceError
 from boundloop.service.state import ServiceState, shared_state
 
 auth = Auth()
@@ -49,8 +50,8 @@ async def authenticate(scope: dict[str, Any]) -> Auth.types.MinimalUserDict:
     try:
         user, permissions = await run_in_threadpool(
             _identify, state, _header(scope, b"authorization"), _header(scope, b"x-api-key"))
-    except AuthenticationFailed as exc:
-        raise Auth.exceptions.HTTPException(status_code=401, detail=str(exc)) from None
+    except ServiceError as exc:  # 401, or 503 when the group directory cannot be asked
+        raise Auth.exceptions.HTTPException(status_code=exc.status_code, detail=str(exc)) from None
     return {"identity": user, "permissions": permissions}
 
 
@@ -59,6 +60,8 @@ def _identify(state: ServiceState, authorization: list[str], api_key: list[str])
     user = state.identity.user_for(authorization, api_key)
     try:
         groups = state.resolver.resolve(user).groups
+    except ServiceError:
+        raise
     except BoundloopError:  # deleted between the two reads
         raise AuthenticationFailed("invalid credentials") from None
     return user, [STATE_WRITER] if ADMIN_GROUP in groups else []

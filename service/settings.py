@@ -10,6 +10,8 @@ from boundloop.policies.env_settings import Network, read
 from boundloop.policies.errors import BoundloopError
 from boundloop.runstore.location import checkpoint_url_from_env
 from boundloop.service.identity import DEFAULT_JWT_MAX_TTL_S
+from boundloop.service.ldap_settings import LdapSettings
+from boundloop.service.oidc_tokens import OidcSettings
 from boundloop.service.rate_limit import Rate
 
 MAX_BODY_BYTES = 64 * 1024
@@ -43,6 +45,9 @@ class ServiceSettings(BaseModel):
         default=(), description="Peers whose X-Forwarded-For, Forwarded or X-Real-IP names the client address."
     )
 
+    oidc: OidcSettings | None = Field(default=None, description="The OpenID provider whose tokens are accepted.")
+    ldap: LdapSettings | None = Field(default=None, description="The LDAP / AD directory groups come from.")
+
     @field_validator("jwt_secret")
     @classmethod
     def _long_enough(cls, secret: str | None) -> str | None:
@@ -58,8 +63,9 @@ class ServiceSettings(BaseModel):
         """The settings from `BOUNDLOOP_*` variables (docs/service.md lists them); a bad value is a clear error.
 
         `BOUNDLOOP_INDEX`, `_DIRECTORY`, `_DEMO`, `_CHECKPOINT_URL`, `_JWT_SECRET`, `_JWT_MAX_TTL`,
-        `_MAX_BODY_BYTES`, `_MAX_INGEST_BYTES`, `_RATE_PER_KEY`, `_RATE_PER_ADDRESS`, `_TRUSTED_PROXIES`; the
-        numeric and enumerated ones are checked by `policies.env_settings`.
+        `_MAX_BODY_BYTES`, `_MAX_INGEST_BYTES`, `_RATE_PER_KEY`, `_RATE_PER_ADDRESS`, `_TRUSTED_PROXIES`, the
+        `_OIDC_*` and `_LDAP_*` settings (docs/identity.md); the numeric and enumerated ones are checked by
+        `policies.env_settings`.
         """
         env = os.environ
         url = checkpoint_url_from_env()
@@ -82,4 +88,6 @@ class ServiceSettings(BaseModel):
             rate_per_address=Rate.parse(env.get("BOUNDLOOP_RATE_PER_ADDRESS") or DEFAULT_RATE_PER_ADDRESS,
                                         "BOUNDLOOP_RATE_PER_ADDRESS"),
             trusted_proxies=read("BOUNDLOOP_TRUSTED_PROXIES", ()),
+            oidc=OidcSettings.from_env(),
+            ldap=LdapSettings.from_env(),
         )

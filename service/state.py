@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from boundloop.graph.reasoner import Reasoner
 from boundloop.graph.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits
-from boundloop.policies.entitlements import Directory, DirectorySource, EntitlementResolver
+from boundloop.policies.entitlements import Directory, DirectorySource
 from boundloop.policies.errors import BoundloopError
 from boundloop.reasoners.factory import build_reasoner
 from boundloop.retrieval.backend import Encoder, IndexBackend
@@ -18,7 +18,7 @@ from boundloop.runstore.location import open_run_store, state_dir
 from boundloop.runstore.store import RunStore
 from boundloop.service.demo_keys import NO_DIRECTORY, refuse_published_keys
 from boundloop.service.directory_reload import ReloadingDirectory
-from boundloop.service.identity import IdentityResolver
+from boundloop.service.identity_sources import build_identity
 from boundloop.service.langsmith_feedback import LangSmithFeedback
 from boundloop.service.settings import ServiceSettings
 
@@ -38,8 +38,9 @@ class ServiceState:
     """Where ratings are copied when LangSmith tracing is configured."""
 
     def __post_init__(self) -> None:
-        self.identity = IdentityResolver(self.directory, self.settings.jwt_secret, self.settings.jwt_max_ttl_s)
-        self.resolver = EntitlementResolver(self.directory)
+        self.identity_sources = build_identity(self.settings, self.directory)
+        self.identity = self.identity_sources.identity
+        self.resolver = self.identity_sources.resolver
         self.runner = LoopRunner(
             resolver=self.resolver, backend=self.backend, encoder=self.encoder, reasoner=self.reasoner,
             limits=self.limits, store=self.store,

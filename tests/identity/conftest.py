@@ -1,0 +1,21 @@
+"""Identity fixtures: the real OpenID provider on Node, and the service trusting it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.identity.provider import Provider, start_provider
+
+PROVIDER_USERS = {
+    "dave": {"groups": ["all-staff", "hr"]},  # in the provider only, not in the directory file
+    "erin": {"groups": []},
+    "alice": {"groups": ["leadership"]},  # the directory file's alice keeps the file's groups
+}
+REDIRECT_URI = "http://127.0.0.1:8000/auth/callback"
+
+
+@pytest.fixture(scope="session")
+def provider(tmp_path_factory) -> Iterator[Provider]:
+    yield from start_provider(PROVIDER_USERS, tmp_path_factory.mktemp("oidc"), REDIRECT_URI)
