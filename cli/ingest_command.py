@@ -21,7 +21,8 @@ NAMED_MAX = 10  # documents named in a summary line before a count
 
 
 def add_ingest(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", nargs="?", metavar="PATH", help="a .jsonl file or a folder of .md/.txt/.html/.pdf files")
+    p.add_argument("path", nargs="?", metavar="PATH", help="a .jsonl file or a folder of documents "
+                   "(.md .txt .html .pdf .docx .pptx .xlsx .csv .eml)")
     p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX)")
     p.add_argument("--default-acl", metavar="GROUP",
                    help="group for documents that name no ACL (an explicit empty ACL stays visible to nobody)")
@@ -113,4 +114,7 @@ def run_ingest(args: argparse.Namespace) -> int:
     finally:
         backend.close()
     _print_report(report, args)
+    if path is not None and report.problems and not report.seen:  # every file was bad: a failure, not a no-op
+        print(f"no document of {path} could be read", file=sys.stderr)
+        return 2
     return 0

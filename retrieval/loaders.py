@@ -1,4 +1,4 @@
-"""Read documents from a JSONL file or a folder of .md, .txt, .html and .pdf files.
+"""Read documents from a JSONL file or a folder of .md, .txt, .html, .pdf and Office files (see `formats`).
 
 Loaders yield `Document`s and `LoadProblem`s, one at a time; a bad file or line is reported with its location. A
 JSONL document's default `source` is the file's real path, a folder document's its path inside the folder, and
@@ -23,11 +23,12 @@ from boundloop.retrieval.document_limit import max_document_bytes, too_large
 from boundloop.retrieval.documents import Document, LoadProblem
 from boundloop.retrieval.errors import IngestError
 from boundloop.retrieval.folder_walk import walk_folder
+from boundloop.retrieval.formats.dispatch import OFFICE_SUFFIXES, read_office
 from boundloop.retrieval.html_comments import strip_comments
 from boundloop.retrieval.html_text import html_text
 from boundloop.retrieval.pdf_text import read_pdf
 
-FOLDER_SUFFIXES = {".md", ".markdown", ".txt", ".html", ".htm", ".pdf"}
+FOLDER_SUFFIXES = {".md", ".markdown", ".txt", ".html", ".htm", ".pdf", *OFFICE_SUFFIXES}
 MANIFEST_NAMES = ("acl.json", "acl.yaml", "acl.yml")
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
 READ_STEP = 1 << 20  # bytes read at a time past an oversized JSONL line
@@ -43,7 +44,7 @@ def load_path(path: Path, follow_links: bool = False) -> Iterator[LoadItem]:
         return load_jsonl(path)
     if not path.exists():
         raise IngestError(f"no such file or folder: {path}")
-    raise IngestError(f"{path}: expected a .jsonl file or a folder of .md/.txt/.html/.pdf files")
+    raise IngestError(f"{path}: expected a .jsonl file or a folder of documents (.md, .pdf, .docx, ...)")
 
 
 def _acl_list(value: Any) -> tuple[str, ...] | str:
@@ -221,6 +222,9 @@ def load_file(path: Path, relative: str, manifest: AclManifest, origin: str = ""
         if path.suffix.lower() == ".pdf":
             title, pages = read_pdf(path)
             body = "\n\n".join(pages)
+        elif path.suffix.lower() in OFFICE_SUFFIXES:  # properties (author, dates) are metadata, as front matter
+            office = read_office(path)
+            title, pages, body, meta = office.title, office.pages, office.text, dict(office.metadata)
         else:
             raw = path.read_text(encoding="utf-8")
             meta, body = _split_front_matter(raw, relative)
