@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 import yaml
 
 from boundloop.domain.bounded_yaml import load_yaml
+from boundloop.retrieval.attachments import attachment_items
 from boundloop.retrieval.document_limit import max_document_bytes, too_large
 from boundloop.retrieval.documents import Document, LoadProblem
 from boundloop.retrieval.errors import IngestError
@@ -278,4 +279,8 @@ def _folder_items(folder: Path, manifest: AclManifest, follow_links: bool, limit
         if entry.skipped:
             yield LoadProblem(str(folder / entry.relative), entry.skipped, entry.relative)
         else:
-            yield load_file(entry.path, entry.relative, manifest, origin, limit)
+            item = load_file(entry.path, entry.relative, manifest, origin, limit)
+            yield item
+            if isinstance(item, Document) and entry.path.suffix.lower() == ".eml":
+                yield from attachment_items(item, entry.path, FOLDER_SUFFIXES,
+                                            lambda file, relative: load_file(file, relative, manifest, origin, limit))

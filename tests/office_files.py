@@ -65,16 +65,15 @@ def write_xlsx(path: Path, rows: int = 25) -> Path:
     return path
 
 
-def write_eml(path: Path, attachment: tuple[str, bytes] | None = None) -> Path:
+def write_eml(path: Path, *attachments: tuple[str, bytes]) -> Path:
     message = EmailMessage()
     message["Subject"] = "Lisbon office move"
     message["From"] = "Ana Costa <ana@hollin.example>"
     message["To"] = "all@hollin.example"
     message["Date"] = "Tue, 03 Nov 2026 10:00:00 +0000"
     message.set_content("The Lisbon office moves on 1 December.\n\nBring your badge.")
-    if attachment:
-        message.add_attachment(attachment[1], maintype="application", subtype="octet-stream",
-                               filename=attachment[0])
+    for name, data in attachments:
+        message.add_attachment(data, maintype="application", subtype="octet-stream", filename=name)
     path.write_bytes(bytes(message))
     return path
 

@@ -73,6 +73,22 @@ def test_an_email_is_titled_by_its_subject_with_sender_and_date(share):
     assert "From: Ana Costa" in mail.text and "moves on 1 December" in mail.text
 
 
+def test_an_emails_attachments_are_documents_of_their_own_under_the_messages_acl(tmp_path):
+    root = tmp_path / "mail"
+    root.mkdir()
+    plan = b"---\nacl: [everyone]\n---\n# Floor plan\n\nDesk 4 is by the window.\n"
+    write_docx(tmp_path / "leave.docx")
+    write_eml(root / "move.eml", ("../../plan.md", plan), ("leave.docx", (tmp_path / "leave.docx").read_bytes()),
+              ("tool.exe", b"MZ"), ("broken.pptx", b"PK\x03\x04 cut"))
+    (root / "acl.yaml").write_text("'*': [facilities]\n")
+    documents, problems = read(root)
+    assert set(documents) == {"move", "move/plan.md", "move/leave.docx"}
+    assert all(d.acl == ("facilities",) for d in documents.values())
+    assert documents["move/plan.md"].source == "move.eml/plan.md" and "Desk 4" in documents["move/plan.md"].text
+    assert documents["move/leave.docx"].title == "Leave Policy 2026"
+    assert "damaged or truncated" in problems["move.eml/broken.pptx"]
+
+
 def test_bad_files_are_skipped_and_named_and_nothing_else_is_lost(share, tmp_path):
     write_pdf(share / "really-a-pdf.docx", ["A PDF in disguise."])
     good = (share / "hr" / "leave.docx").read_bytes()
