@@ -28,7 +28,8 @@ def build_chat_model(settings: LLMSettings) -> BaseChatModel:
     common: dict[str, Any] = {
         "max_retries": 0,
         # every call passes its own timeout (the time left); this only bounds a call made without one
-        "timeout": httpx.Timeout(60.0, connect=CONNECT_SECONDS),
+        # a (connect, read, write, pool) tuple, not an httpx.Timeout: openai 3.63 builds its own from it with httpx2
+        "timeout": (CONNECT_SECONDS, 60.0, 60.0, 60.0),
         "http_async_client": httpx.AsyncClient(timeout=httpx.Timeout(60.0, connect=CONNECT_SECONDS)),
         # whole replies, whatever a LangGraph client streams: a `messages` stream mode made every call stream (its
         # tokens go to no client: the calls are tagged nostream), and a streamed reply may carry no usage
