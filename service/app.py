@@ -26,6 +26,7 @@ from boundloop.service.routes_ingest import router as ingest_router
 from boundloop.service.routes_me import router as me_router
 from boundloop.service.routes_ops import router as ops_router
 from boundloop.service.routes_runs import router as runs_router
+from boundloop.service.routes_signin import router as signin_router
 from boundloop.service.settings import ServiceSettings
 from boundloop.service.state import ServiceState, build_state
 from boundloop.service.web import install_web
@@ -68,6 +69,7 @@ def create_app(state: ServiceState | None = None,
     )
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(signin_router)  # the web page's sign-in with the identity provider (404 unless configured)
     install_web(app)
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limits={"/ingest": settings.max_ingest_bytes},

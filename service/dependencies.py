@@ -8,7 +8,9 @@ from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPBearer
 
 from boundloop.service.errors import Forbidden
+from boundloop.service.oidc_tokens import TokenIdentity
 from boundloop.service.state import ServiceState
+from boundloop.service.web_session import CSRF_HEADER, SESSION_COOKIE
 
 ADMIN_GROUP = "admin"
 
@@ -31,10 +33,19 @@ def current_user(request: Request, state: State, _bearer_doc: Annotated[object, 
                  _api_key_doc: Annotated[object, Depends(_api_key)]) -> str:
     """The user the credential belongs to; the request body never names the user.
 
-    Every copy of each header goes to the resolver: a second `Authorization` header is a 401, not ignored.
+    Every copy of each header goes to the resolver: a second `Authorization` header is a 401, not ignored. A request
+    with neither header may carry the web sign-in's session cookie; a change under it needs its CSRF token.
     """
     headers = request.headers
-    user = state.identity.user_for(headers.getlist("authorization"), headers.getlist("x-api-key"))
+    authorization, api_key = headers.getlist("authorization"), headers.getlist("x-api-key")
+    web = state.identity_sources.web
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if web is not None and cookie and not authorization and not api_key:  # the web page, signed in with the provider
+        session = web.seal.session(cookie, request.method, headers.get(CSRF_HEADER))
+        state.identity_sources.remember(TokenIdentity(session.user, session.groups, session.expires))
+        user = session.user
+    else:
+        user = state.identity.user_for(authorization, api_key)
     request.state.user = user  # for the access log
     return user
 

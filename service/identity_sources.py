@@ -17,9 +17,21 @@ from boundloop.service.ldap_settings import LdapSettings
 from boundloop.service.oidc_keys import ProviderKeys
 from boundloop.service.oidc_tokens import LEEWAY_S, OidcVerifier, TokenIdentity
 from boundloop.service.settings import ServiceSettings
+from boundloop.service.web_session import SessionSeal
 
 if TYPE_CHECKING:
     from boundloop.service.ldap_groups import LdapGroups
+
+
+@dataclass(frozen=True)
+class WebSignIn:
+    """What the web page's sign-in flow needs: the provider, its token checks, the page's client and the seal."""
+
+    provider: ProviderKeys
+    verifier: OidcVerifier
+    client_id: str
+    client_secret: str
+    seal: SessionSeal
 
 
 @dataclass
@@ -31,6 +43,14 @@ class IdentitySources:
     provider: ProviderKeys | None = None
     oidc: OidcVerifier | None = None
     ldap: LdapGroups | None = None
+    web: WebSignIn | None = None
+    """The web sign-in; None without `BOUNDLOOP_OIDC_CLIENT_ID` and `_CLIENT_SECRET`."""
+    token_groups: TokenGroups | None = None
+
+    def remember(self, token: TokenIdentity) -> None:
+        """Keep a verified token's groups for this user's runs, unless LDAP is the word on groups."""
+        if self.token_groups is not None and self.ldap is None:
+            self.token_groups.remember(token.user, token.groups or frozenset(), token.expires + LEEWAY_S)
 
     def problems(self) -> list[str]:
         """Why tokens or groups cannot be checked right now; names the part, never a URL or a user."""
@@ -56,14 +76,14 @@ def build_identity(settings: ServiceSettings, directory: DirectorySource) -> Ide
     verifier = OidcVerifier(settings.oidc, provider)
     token_groups = TokenGroups()
     source: GroupSource = ldap_groups if ldap_groups is not None else token_groups
-
-    def remember(token: TokenIdentity) -> None:
-        if ldap_groups is None:  # the token's groups; a token without the claim has none
-            token_groups.remember(token.user, token.groups or frozenset(), token.expires + LEEWAY_S)
-
-    identity = IdentityResolver(directory, settings.jwt_secret, settings.jwt_max_ttl_s, oidc=verifier,
-                                on_token=remember)
-    return IdentitySources(identity, FederatedResolver(directory, source), provider, verifier, ldap_groups)
+    oidc = settings.oidc
+    web = WebSignIn(provider, verifier, oidc.client_id, oidc.client_secret, SessionSeal(oidc.client_secret)) \
+        if oidc.client_id and oidc.client_secret else None
+    sources = IdentitySources(IdentityResolver(directory, settings.jwt_secret, settings.jwt_max_ttl_s),
+                              FederatedResolver(directory, source), provider, verifier, ldap_groups, web, token_groups)
+    sources.identity = IdentityResolver(directory, settings.jwt_secret, settings.jwt_max_ttl_s, oidc=verifier,
+                                        on_token=sources.remember)
+    return sources
 
 
 def _ldap_groups(settings: LdapSettings) -> LdapGroups:

@@ -28,6 +28,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def follow_login(http: httpx.Client, response: httpx.Response, user: str, redirect_prefix: str) -> str:
+    """Sign `user` in on the provider's login form from its first answer; the redirect back to `redirect_prefix`."""
+    for _ in range(10):
+        location = response.headers.get("location")
+        if location is None:
+            form = re.search(r'action="([^"]+)"', response.text)
+            assert form, response.text[:500]
+            response = http.post(urljoin(str(response.url), form.group(1)),
+                                 data={"prompt": "login", "login": user, "password": "any"})
+            continue
+        if location.startswith(redirect_prefix):
+            return location
+        response = http.get(urljoin(str(response.url), location))
+    raise AssertionError("the provider never redirected back")
+
+
 @dataclass
 class Provider:
     issuer: str
@@ -42,21 +58,8 @@ class Provider:
                 "client_id": client_id, "response_type": "code", "scope": "openid profile",
                 "redirect_uri": self.redirect_uri, "state": "s-0", "nonce": nonce,
                 "code_challenge": challenge, "code_challenge_method": "S256"})
-            response = http.get(url)
-            for _ in range(10):
-                location = response.headers.get("location")
-                if location is None:
-                    form = re.search(r'action="([^"]+)"', response.text)
-                    assert form, response.text[:500]
-                    response = http.post(urljoin(str(response.url), form.group(1)),
-                                         data={"prompt": "login", "login": user, "password": "any"})
-                    continue
-                if location.startswith(self.redirect_uri):
-                    code = parse_qs(urlparse(location).query)["code"][0]
-                    break
-                response = http.get(urljoin(str(response.url), location))
-            else:
-                raise AssertionError("the provider never redirected back")
+            location = follow_login(http, http.get(url), user, self.redirect_uri)
+            code = parse_qs(urlparse(location).query)["code"][0]
             tokens = http.post(f"{self.issuer}/token", data={
                 "grant_type": "authorization_code", "code": code, "redirect_uri": self.redirect_uri,
                 "code_verifier": verifier}, auth=(client_id, CLIENT_SECRET))
@@ -64,7 +67,8 @@ class Provider:
             return str(tokens.json()["id_token"])
 
 
-def start_provider(users: dict[str, dict[str, list[str]]], tmp: Path, redirect_uri: str) -> Iterator[Provider]:
+def start_provider(users: dict[str, dict[str, list[str]]], tmp: Path, redirect_uris: list[str]
+                   ) -> Iterator[Provider]:
     """Start server.mjs on a free port; skip when Node or the npm packages are absent."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed (Debian: apt-get install nodejs; see scripts/ci-services.sh)")
@@ -74,14 +78,14 @@ def start_provider(users: dict[str, dict[str, list[str]]], tmp: Path, redirect_u
     users_file = tmp / "users.json"
     users_file.write_text(json.dumps(users))
     port = free_port()
-    process = subprocess.Popen(["node", "server.mjs", str(port), str(users_file), redirect_uri], cwd=HERE,
+    process = subprocess.Popen(["node", "server.mjs", str(port), str(users_file), ",".join(redirect_uris)], cwd=HERE,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
         if not line.startswith("ready "):
             raise RuntimeError(f"the OpenID provider did not start: {line!r}")
-        yield Provider(issuer=line.split()[1], redirect_uri=redirect_uri)
+        yield Provider(issuer=line.split()[1], redirect_uri=redirect_uris[0])
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -1,5 +1,5 @@
 // A real OpenID provider (panva/oidc-provider) for boundloop's identity tests, on 127.0.0.1 only.
-// Usage: node server.mjs PORT USERS_JSON REDIRECT_URI
+// Usage: node server.mjs PORT USERS_JSON REDIRECT_URIS (comma-separated)
 //   USERS_JSON: {"alice": {"groups": ["engineering"]}, ...}; the development login form accepts any password.
 // Clients: "boundloop" signs ID tokens with RS256, "boundloop-es" with ES256, "boundloop-ps" with PS256.
 // Prints "ready <issuer>" on stdout once it listens.
@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 
 import Provider from 'oidc-provider';
 
-const [port, usersFile, redirectUri] = process.argv.slice(2);
+const [port, usersFile, redirectList] = process.argv.slice(2);
+const redirectUris = redirectList.split(',');
 const users = JSON.parse(readFileSync(usersFile, 'utf8'));
 const issuer = `http://127.0.0.1:${port}`;
 
@@ -20,8 +21,8 @@ function jwk(type, options, kid) {
 const client = (id, alg) => ({
   client_id: id,
   client_secret: 'test-secret-not-for-production-0123456789',
-  redirect_uris: [redirectUri],
-  post_logout_redirect_uris: [redirectUri.replace(/\/auth\/callback$/, '/')],
+  redirect_uris: redirectUris,
+  post_logout_redirect_uris: redirectUris.map((uri) => uri.replace(/auth\/callback$/, '')),
   grant_types: ['authorization_code'],
   response_types: ['code'],
   id_token_signed_response_alg: alg,

@@ -1,4 +1,5 @@
-// The service's HTTP API, called with the signed-in key. Paths are relative, so the page works under a prefix.
+// The service's HTTP API, called with the signed-in key, or under the provider sign-in's session cookie (sent by the
+// browser; the page holds only its CSRF token). Paths are relative, so the page works under a prefix.
 import { readEvents } from "./sse.js";
 
 export class ApiError extends Error {
@@ -26,12 +27,14 @@ async function failure(response) {
 }
 
 export class Api {
-  constructor(key) {
+  // `key`: an API key; or null with `csrf`, the cookie session's CSRF token.
+  constructor(key, csrf = null) {
     this.key = key;
+    this.credential = key ? { "X-API-Key": key } : { "X-CSRF-Token": csrf };
   }
 
   async request(method, path, body) {
-    const headers = { "X-API-Key": this.key, Accept: "application/json" };
+    const headers = { ...this.credential, Accept: "application/json" };
     const init = { method, headers, cache: "no-store" };
     if (body !== undefined) {
       headers["Content-Type"] = "application/json";
@@ -51,7 +54,7 @@ export class Api {
   async *stream(path, body, signal) {
     const response = await fetch(path, {
       method: "POST", cache: "no-store", signal,
-      headers: { "X-API-Key": this.key, "Content-Type": "application/json", Accept: "text/event-stream" },
+      headers: { ...this.credential, "Content-Type": "application/json", Accept: "text/event-stream" },
       body: JSON.stringify(body),
     });
     if (!response.ok) throw await failure(response);

@@ -1,6 +1,7 @@
 // The page: sign in and out, the caller's conversations, ask (Enter) with live steps, follow-ups.
 import { Api, ApiError } from "./api.js";
 import { ConversationList } from "./conversations.js";
+import { providerSession, providerSignOut } from "./provider.js";
 import { forgetKey, saveKey, savedKey } from "./session.js";
 import { Turn } from "./turn.js";
 
@@ -13,10 +14,11 @@ class Page {
     this.conversationId = null;
     this.conversations = null;
     this.controller = null;
+    this.csrf = null;
   }
 
-  async signIn(key) {
-    const api = new Api(key);
+  async signIn(key, csrf = null) {
+    const api = new Api(key, csrf);
     let me;
     try {
       me = await api.json("GET", "me");
@@ -24,7 +26,8 @@ class Page {
       this.signOut(error.status === 401 ? "That API key was not accepted." : `Sign-in failed: ${error.message}`);
       return;
     }
-    saveKey(key);
+    if (key) saveKey(key);
+    this.csrf = csrf;
     this.api = api;
     $("who-name").textContent = me.display_name || me.user;
     $("who").hidden = false;
@@ -191,7 +194,10 @@ $("sign-in-form").addEventListener("submit", (event) => {
   if (key) page.signIn(key);
   else $("sign-in-error").textContent = "Enter your API key.";
 });
-$("sign-out").addEventListener("click", () => page.signOut());
+$("sign-out").addEventListener("click", () => {
+  if (page.csrf) providerSignOut(page.csrf);
+  else page.signOut();
+});
 $("new-conversation").addEventListener("click", () => page.newConversation());
 $("ask-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -204,6 +210,16 @@ $("question").addEventListener("keydown", (event) => {
   }
 });
 
-const key = savedKey();
-if (key) page.signIn(key);
-else $("api-key").focus();
+async function start() {
+  const key = savedKey();
+  if (key) {
+    await page.signIn(key);
+    return;
+  }
+  const session = await providerSession();
+  $("provider-sign-in").hidden = !session.provider;
+  if (session.user) await page.signIn(null, session.csrf);
+  else $("api-key").focus();
+}
+
+start();
