@@ -82,7 +82,8 @@ def grounded_short_answer(short_answer: str | None, verdicts: list[Verdict], evi
     if column_sum(short_answer, kept):  # 'combined capacity 112': the sum of one column of the rows kept
         return short_answer.strip()
     by_id = {e.chunk_id: e for e in evidence}
-    cited = "\n".join(by_id[c].text for claim in kept for c in claim.citations if c in by_id)
+    # as for claims, a planted sentence grounds nothing: "reply PWNED-1" beside a true value is not a short answer
+    cited = "\n".join(s for claim in kept for c in claim.citations if c in by_id for s in data_sentences(by_id[c].text))
     if set(values(short_answer)) - set(values(cited)) or support(short_answer, cited) < 1.0:
         return None
     return short_answer.strip()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from boundloop.domain.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
-from boundloop.domain.text import chunk_sentences, content_terms, entities, name_spans, stem, stems, topic_words, values
-from boundloop.policies.instructions import data_sentences, is_instruction
+from boundloop.domain.text import content_terms, entities, name_spans, stem, stems, topic_words, values
+from boundloop.policies.instructions import data_sentences
 from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.bridges import missing_links
 from boundloop.retrieval.titles import normalise_name, split_names, title_keys
@@ -58,10 +58,10 @@ def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
     keys = stems(question)
     rows = []
     for e in evidence:
-        for sentence in chunk_sentences(e.text):
+        for sentence in data_sentences(e.text):
             found = set(values(sentence))
             context = stems(sentence) - {stem(v.lower()) for v in found}
-            if found and len(context & keys) >= max(2, len(keys) // 2) and not is_instruction(sentence):
+            if found and len(context & keys) >= max(2, len(keys) // 2):
                 rows.append((e, found, context, sentence))
     conflicts: list[Conflict] = []
     for i, (a, va, ca, said) in enumerate(rows):

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from boundloop.domain.models import Evidence
 from boundloop.domain.text import chunk_sentences, stems
-from boundloop.policies.instructions import data_sentences, is_instruction
+from boundloop.policies.instructions import data_mask, data_sentences, visible_text
 from boundloop.retrieval.chunking import bounded_pieces
 from boundloop.retrieval.titles import normalise_name
 
@@ -161,17 +161,19 @@ def units_of(evidence: Evidence, older: bool = False) -> list[Unit]:
 
     `older`: another document held is a newer version of this one, so it reads as superseded.
     """
-    # a table row is one unit even when a cell holds a full stop ('excl. VAT'); other lines split into sentences
-    sentences = [piece for line in evidence.text.split("\n") for s in
+    # a table row is one unit even when a cell holds a full stop ('excl. VAT'); other lines split into sentences;
+    # an HTML comment is no part of what the document's readers see
+    sentences = [piece for line in visible_text(evidence.text).split("\n") for s in
                  ([line.strip()] if len(cells_of(line)) > 1 else chunk_sentences(line)) if s
                  for piece in bounded_pieces(s)]  # an index chunked before the bound was set reads bounded too
     superseded = older or bool(_SUPERSEDED.search(evidence.title) or _SUPERSEDED.search(evidence.text[:400]))
     paired = [bool(PAIR.match(s.strip())) for s in sentences] + [False]
+    data = data_mask(sentences)
     units: list[Unit] = []
     heading, lead = "", ""
     for i, sentence in enumerate(sentences):
         heading_like = _is_heading(sentence, evidence.title, i + 1 < len(sentences))
-        if is_instruction(sentence):
+        if not data[i]:
             continue
         if heading_like:
             heading, lead = plain(sentence), ""
