@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass, field
 
@@ -53,11 +54,30 @@ class ServiceState:
         self.backend.close()
 
 
-def open_directory(settings: ServiceSettings) -> tuple[Locations, ReloadingDirectory]:
+class ProviderOnly:
+    """No directory file, with an OpenID provider: no API keys, and every user and group comes from the provider."""
+
+    _EMPTY = Directory({}, source="(none: users come from the OpenID provider)")
+
+    def current(self) -> Directory:
+        return self._EMPTY
+
+    def watch(self) -> None:
+        """Nothing to watch."""
+
+
+def open_directory(settings: ServiceSettings) -> tuple[Locations, ReloadingDirectory | ProviderOnly]:
     """Where the index is, and the directory: loaded and validated, not yet watched.
 
-    `boundloop serve` calls this before it starts its workers, so a bad setting is one clear error.
+    `boundloop serve` calls this before it starts its workers, so a bad setting is one clear error. With an OpenID
+    provider the directory file is optional (it then holds only the API keys of scripts).
     """
+    if settings.oidc is not None and settings.directory is None and not settings.demo:
+        if not (settings.index or os.environ.get("BOUNDLOOP_INDEX")):
+            raise BoundloopError("BOUNDLOOP_OIDC_ISSUER is set without a directory file: set BOUNDLOOP_INDEX to "
+                                 "the index to serve")
+        # the index is checked as usual; no directory file is read, so its path is a placeholder
+        return resolve_locations(settings.index, os.devnull), ProviderOnly()
     locations = resolve_locations(settings.index, settings.directory)
     if locations.is_demo and settings.directory is None and not settings.demo:
         raise BoundloopError(NO_DIRECTORY)

@@ -204,13 +204,69 @@ def test_each_claim_is_checked(own_verifier, own_key, changes, reason):
         own_verifier.verify(token)
 
 
-def test_an_unknown_key_refetches_at_most_once_a_minute(own_verifier, own_key):
+def test_an_unknown_key_refetches_at_most_once_a_minute_and_a_rotated_key_is_found(own_key):
+    import httpx
+
+    rotated = _rsa()
+    published = [own_key]
     fetches = []
-    original = own_verifier.keys._refresh_locked
-    own_verifier.keys._refresh_locked = lambda: (fetches.append(1), original())[1]  # type: ignore[method-assign]
-    token = jwt.encode({"iss": ISSUER, "aud": "boundloop", "preferred_username": "dave",
-                        "exp": int(time.time()) + 600}, own_key, algorithm="RS256", headers={"kid": "rotated"})
+    now = [1000.0]
+
+    def serve(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("openid-configuration"):
+            return httpx.Response(200, json={"issuer": ISSUER, "jwks_uri": f"{ISSUER}/jwks"})
+        fetches.append(now[0])
+        keys = [{**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key())), "kid": f"k{i}", "use": "sig"}
+                for i, key in enumerate(published)]
+        return httpx.Response(200, json={"keys": keys})
+
+    keys = ProviderKeys(ISSUER, client=httpx.Client(transport=httpx.MockTransport(serve)), clock=lambda: now[0])
+    keys.refresh()
+    check = OidcVerifier(OidcSettings(issuer=ISSUER, audience="boundloop"), keys)
+    claims = {"iss": ISSUER, "aud": "boundloop", "preferred_username": "dave", "exp": int(time.time()) + 600}
+    token = jwt.encode(claims, rotated, algorithm="RS256", headers={"kid": "k1"})
+    published.append(rotated)  # the provider rotates; this server has not seen it yet
     for _ in range(5):
         with pytest.raises(AuthenticationFailed, match="does not publish"):
-            own_verifier.verify(token)
-    assert len(fetches) <= 1
+            check.verify(token)
+    assert len(fetches) == 1  # only the start: a flood of unknown kids fetches nothing within the minute
+    now[0] += 61
+    assert check.verify(token).user == "dave"  # one refetch finds the rotated key
+    assert len(fetches) == 2
+    with pytest.raises(AuthenticationFailed):
+        check.verify(jwt.encode(claims, _rsa(), algorithm="RS256", headers={"kid": "k9"}))
+    assert len(fetches) == 2
+
+
+def test_with_a_provider_the_directory_file_is_optional(index, encoder, tmp_path, provider, monkeypatch):
+    from boundloop.policies.errors import BoundloopError
+    from boundloop.reasoners.offline import OfflineReasoner
+    from boundloop.runstore.sqlite import SqliteRunStore
+    from boundloop.service.settings import ServiceSettings
+    from boundloop.service.state import ServiceState, open_directory
+
+    monkeypatch.delenv("BOUNDLOOP_INDEX", raising=False)
+    monkeypatch.delenv("BOUNDLOOP_DIRECTORY", raising=False)
+    oidc = OidcSettings(issuer=provider.issuer, audience="boundloop")
+    with pytest.raises(BoundloopError, match="set BOUNDLOOP_INDEX"):
+        open_directory(ServiceSettings(oidc=oidc))
+    with pytest.raises(BoundloopError):  # without a provider, a directory file is still required
+        open_directory(ServiceSettings(index=str(index.folder)))
+    settings = ServiceSettings(index=str(index.folder), oidc=oidc)
+    _, directory = open_directory(settings)
+    assert directory.current().users == {}
+    state = ServiceState(settings=settings, directory=directory, backend=index, encoder=encoder,
+                         store=SqliteRunStore(tmp_path / "runs.db"), reasoner=OfflineReasoner())
+    with TestClient(create_app(state), raise_server_exceptions=False) as client:
+        token = provider.sign_in("dave")
+        assert client.get("/me", headers={"Authorization": f"Bearer {token}"}).json()["user"] == "dave"
+        assert client.get("/me", headers=auth("alice")).status_code == 401  # no file: no API keys
+
+
+def test_the_langgraph_server_auth_accepts_provider_tokens_and_refuses_forged_ones(index, encoder, tmp_path, provider):
+    from boundloop.service.langgraph_auth import _identify
+
+    state = make_state(index, encoder, tmp_path, oidc=OidcSettings(issuer=provider.issuer, audience="boundloop"))
+    assert _identify(state, [f"Bearer {provider.sign_in('dave')}"], []) == ("dave", [])
+    with pytest.raises(AuthenticationFailed, match="bad signature"):
+        _identify(state, [f"Bearer {_forge(_claims(provider), _rsa(), 'RS256')}"], [])
