@@ -95,4 +95,8 @@ def start_slapd(tmp: Path) -> Iterator[Slapd]:
         yield Slapd(url)
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

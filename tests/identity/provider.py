@@ -88,4 +88,8 @@ def start_provider(users: dict[str, dict[str, list[str]]], tmp: Path, redirect_u
         yield Provider(issuer=line.split()[1], redirect_uri=redirect_uris[0])
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
