@@ -17,9 +17,9 @@ from boundloop.reasoners.offline.reading import Reading
 
 _DISTRIBUTIVE = re.compile(
     r"\b(?:(?:each|every)\s+(?:of\s+)?(?:(?:our|the|your|its)\s+)?|all\s+(?:of\s+)?(?:our|the|your|its)\s+)(?:(?:two|three|four|five|six|seven|eight|nine|"
-    r"ten|\d+)\s+)?((?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?=\s*(?:\?|\.|!|$|,?\s*(?:please|pls|thanks)\b))", re.I)
+    r"ten|\d+)\s+)?((?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?=,?\s*(?:(?:please|pls|thanks)\b)?\s*[?.!]*\s*$)", re.I)
 """'at each of our sites', 'for every site', 'each of our three treatment works': the family the list runs over,
-as the end of the question (so 'Do all staff need a badge?' is not one)."""
+ending the question (so neither 'Do all staff need a badge?' nor '... list each share. Go ahead.' is one)."""
 MIN_DOCUMENTS = 2
 MAX_ITEMS = 12
 FIELD_SHARE = 0.4

@@ -68,8 +68,9 @@ def test_gate_bounds(metrics: dict, problems: int) -> None:
 
 def test_the_committed_thresholds_load_and_guard_leaks() -> None:
     rules = load_rules(REPO / "evals" / "thresholds.json")
-    assert {r.dataset for r in rules} == {"hotpotqa", "demo"}
-    assert all(r.maximum.get("leak_rate") == 0 for r in rules)
+    assert {r.dataset for r in rules} == {"hotpotqa", "demo", "probes"}
+    assert all(r.maximum.get("leak_rate") == 0 for r in rules if r.dataset != "probes")
+    assert next(r for r in rules if r.dataset == "probes").maximum == {"leaks": 0, "planted_shipped": 0}
     assert next(r for r in rules if r.dataset == "demo").maximum["access_answered"] == 0
 
 
