@@ -47,8 +47,13 @@ def _build_encoder(target: Path, from_torch: bool) -> None:
         from boundloop.retrieval.minilm_build import build_int8_onnx as build
     import logging
 
-    logging.getLogger().setLevel(logging.ERROR)  # the quantiser's advice to pre-process: not for this model
-    build(model_dir(), target)
+    root = logging.getLogger()  # the quantiser advises pre-processing on the root logger: not for this model
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        build(model_dir(), target)
+    finally:
+        root.setLevel(level)  # in-process callers (tests, a notebook) keep their warnings
 
 
 def run_setup(args: argparse.Namespace) -> int:
