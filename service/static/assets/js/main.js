@@ -216,10 +216,10 @@ async function start() {
     await page.signIn(key);
     return;
   }
+  $("api-key").focus();
   const session = await providerSession();
   $("provider-sign-in").hidden = !session.provider;
   if (session.user) await page.signIn(null, session.csrf);
-  else $("api-key").focus();
 }
 
 start();

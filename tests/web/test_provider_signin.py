@@ -1,4 +1,7 @@
-"""In Chromium: sign in through the provider's own login page, ask a question, sign out through the provider."""
+"""In Chromium: sign in through the provider's own login page, ask a question, sign out through the provider.
+
+The provider is the real one of tests/identity (oidc-provider on Node); the test skips without Node or its packages.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import pytest
 
 from boundloop.service.app import create_app
 from boundloop.service.oidc_tokens import OidcSettings
-from tests.identity.conftest import SERVICE_PORT
+from tests.identity.conftest import SERVICE_PORT, provider  # noqa: F401 (the provider fixture)
 from tests.identity.provider import CLIENT_SECRET
 from tests.service.conftest import make_state
 from tests.web.actions import TIMEOUT_MS, ask
@@ -23,7 +26,7 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def service(index, encoder, tmp_path, provider) -> Iterator[str]:
+def service(index, encoder, tmp_path, provider) -> Iterator[str]:  # noqa: F811
     """The app on the port the provider knows as its redirect target, in a thread of this process."""
     import uvicorn
 
@@ -48,25 +51,19 @@ def service(index, encoder, tmp_path, provider) -> Iterator[str]:
 
 
 @pytest.fixture
-def page() -> Iterator[object]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("Playwright for Python is not installed (the browser extra)")
-    if chromium_path() is None:
-        pytest.skip("Chromium is not installed (Debian package `chromium`)")
+def page(playwright_driver) -> Iterator[object]:
+    """A fresh profile; unlike `browser_session` it may visit the provider, which is on another port."""
     profile = tempfile.mkdtemp(prefix="boundloop-chromium-")
-    with sync_playwright() as driver:
-        context = driver.chromium.launch_persistent_context(profile, executable_path=chromium_path(),
-                                                            args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield context.pages[0] if context.pages else context.new_page()
-        finally:
-            context.close()
-            shutil.rmtree(profile, ignore_errors=True)
+    context = playwright_driver.chromium.launch_persistent_context(  # type: ignore[attr-defined]
+        profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
+    try:
+        yield context.pages[0] if context.pages else context.new_page()
+    finally:
+        context.close()
+        shutil.rmtree(profile, ignore_errors=True)
 
 
-def test_a_person_signs_in_with_the_provider_asks_and_signs_out(service, page, provider):
+def test_a_person_signs_in_with_the_provider_asks_and_signs_out(service, page, provider):  # noqa: F811
     page.goto(service)
     page.get_by_test_id("provider-sign-in").click()
     page.wait_for_url(f"{provider.issuer}/**", timeout=TIMEOUT_MS)  # the provider's own login page
