@@ -115,6 +115,15 @@ def test_the_fastapi_routes_are_mounted_on_the_same_server(server):
     assert "boundloop_runs_total" in httpx.get(server + "/metrics").text
 
 
+def test_the_agent_to_agent_and_mcp_routes_are_off(server):
+    """A2A task replies carry a thread's values as plain text, past the read guard's chunk check: no such routes."""
+    headers = {"x-api-key": KEYS["bob"]}
+    a2a = httpx.post(server + "/a2a/boundloop", json={"jsonrpc": "2.0", "id": 1, "method": "message/send",
+                                                      "params": {}}, headers=headers)
+    mcp = httpx.post(server + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers=headers)
+    assert a2a.status_code in (404, 405) and mcp.status_code in (404, 405)
+
+
 def test_a_client_cannot_rewrite_the_budget_counters(server):
     """Issue 12's attack on the real server: a `command.update` with negative counters."""
     bob = _client(server, "bob")
