@@ -48,7 +48,7 @@ def _prepare(folder: Path) -> tuple[Path, Path]:
 
     open_index(Locations(str(demo_index_dir()), DEMO_ROOT / "directory.yaml", True), build_embeddings()).close()
     index = folder / "index"
-    shutil.copytree(demo_index_dir(), index)
+    shutil.copytree(demo_index_dir(), index, ignore=shutil.ignore_patterns("runs.db*"))  # a run store of its own
     directory = yaml.safe_load((REPO / "demo" / "directory.yaml").read_text())
     for user, entry in directory["users"].items():
         entry["api_key_sha256"] = [hashlib.sha256(_key(user).encode()).hexdigest()]

@@ -12,13 +12,10 @@ finished runs that runs.db holds, as a new process reads it. Target: all of them
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
 import json
 import os
-import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -29,45 +26,15 @@ from contextlib import closing
 from pathlib import Path
 
 import httpx
-import yaml
+from load_service import _free_port, _key, _prepare, _questions  # the demo set-up both benchmarks use
 
 REPO = Path(__file__).resolve().parents[1]
 CLIENTS = 2  # concurrent HTTP asks
 PAUSE_S = 0.2  # between two rounds of HTTP asks while a CLI command runs: its asks spread over the command's life
 LAST_OVER_HTTP = 20  # runs asked after the last CLI command has closed the store
+
 NEW_DOCUMENT = {"id": "durability-note", "title": "Durability note", "acl": ["all-staff"],
                 "text": "The durability benchmark added this note while the server was answering."}
-
-
-def _key(user: str) -> str:
-    return f"bench-key-{user}"
-
-
-def _prepare(folder: Path) -> tuple[Path, Path]:
-    """A private copy of the demo index, and the demo directory with one API key (digest only) per user."""
-    from boundloop.retrieval.config import DEMO_ROOT, Locations, demo_index_dir, open_index
-    from boundloop.retrieval.embeddings import build_embeddings
-
-    open_index(Locations(str(demo_index_dir()), DEMO_ROOT / "directory.yaml", True), build_embeddings()).close()
-    index = folder / "index"
-    shutil.copytree(demo_index_dir(), index, ignore=shutil.ignore_patterns("runs.db*"))
-    directory = yaml.safe_load((REPO / "demo" / "directory.yaml").read_text())
-    for user, entry in directory["users"].items():
-        entry["api_key_sha256"] = [hashlib.sha256(_key(user).encode()).hexdigest()]
-    path = folder / "directory.json"
-    path.write_text(json.dumps(directory))
-    return index, path
-
-
-def _questions() -> list[tuple[str, str]]:
-    rows = [json.loads(line) for line in (REPO / "demo" / "questions.jsonl").read_text().splitlines() if line.strip()]
-    return [(row["user"], row["question"]) for row in rows]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _environment(index: Path, directory: Path) -> dict[str, str]:

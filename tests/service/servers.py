@@ -50,6 +50,16 @@ def _wait_ready(url: str, proc: subprocess.Popen, log: Path) -> None:
     raise RuntimeError(f"server not ready after {STARTUP_TIMEOUT}s:\n{log.read_text()[-4000:]}")
 
 
+def serve_two_workers(port: int, env: dict[str, str], log: Path) -> subprocess.Popen:
+    """`boundloop serve --workers 2` in a session of its own (so a test can kill -9 its master), once it is ready."""
+    args = [sys.executable, "-m", "boundloop", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning"]
+    with log.open("a") as out:
+        proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    _wait_ready(f"http://127.0.0.1:{port}/healthz", proc, log)
+    return proc
+
+
 def _stop(proc: subprocess.Popen) -> None:
     if proc.poll() is not None:
         return

@@ -7,8 +7,6 @@ import os
 import shutil
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -19,7 +17,7 @@ import pytest
 
 from tests.llm.openai_stub import Reply, StubServer
 from tests.service.keys import auth
-from tests.service.servers import REPO, _wait_ready, free_port, server_env
+from tests.service.servers import free_port, serve_two_workers, server_env
 
 pytestmark = pytest.mark.slow
 QUESTION = {"question": "Who approves expense claims above EUR 5,000?"}
@@ -45,15 +43,6 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _serve(port: int, env: dict[str, str], log: Path) -> subprocess.Popen:
-    args = [sys.executable, "-m", "boundloop", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning"]
-    with log.open("a") as out:
-        proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-    _wait_ready(f"http://127.0.0.1:{port}/healthz", proc, log)
-    return proc
-
-
 def _wait_gone(pids: set[int], seconds: float) -> set[int]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and any(_alive(p) for p in pids):
@@ -67,7 +56,7 @@ def test_kill_9_of_the_master_then_of_everything(tmp_path, real_index_dir, keyed
     env = server_env(BOUNDLOOP_INDEX=str(index), BOUNDLOOP_DIRECTORY=str(keyed_directory))
     port, log = free_port(), tmp_path / "server.log"
     base = f"http://127.0.0.1:{port}"
-    master = _serve(port, env, log)
+    master = serve_two_workers(port, env, log)
     group = master.pid
     try:
         workers = _children(master.pid)
@@ -78,8 +67,9 @@ def test_kill_9_of_the_master_then_of_everything(tmp_path, real_index_dir, keyed
 
         # the port is free again; this time the model hangs, so runs are surely in flight when everything dies
         with StubServer(responder=lambda body: Reply("hang")) as model:
-            master = _serve(port, {**env, "BOUNDLOOP_MODEL": "openai:stub", "BOUNDLOOP_OPENAI_BASE_URL": model.url,
-                                   "OPENAI_API_KEY": "not-used"}, log)
+            stubbed = {**env, "BOUNDLOOP_MODEL": "openai:stub", "BOUNDLOOP_OPENAI_BASE_URL": model.url,
+                       "OPENAI_API_KEY": "not-used"}
+            master = serve_two_workers(port, stubbed, log)
             group = master.pid
             workers = _children(master.pid)
             with ThreadPoolExecutor(4) as pool:
@@ -100,7 +90,7 @@ def test_kill_9_of_the_master_then_of_everything(tmp_path, real_index_dir, keyed
             left = db.execute("SELECT count(*) FROM boundloop_runs WHERE status IS NULL").fetchone()[0]
         assert left == 4  # the crash left the runs in flight unfinished
 
-        master = _serve(port, env, log)  # the next start marks them
+        master = serve_two_workers(port, env, log)  # the next start marks them
         group = master.pid
         assert httpx.get(base + "/healthz").json()["status"] == "ok"
         with closing(sqlite3.connect(index / "runs.db")) as db:

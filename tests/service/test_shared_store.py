@@ -23,22 +23,13 @@ import httpx
 import pytest
 
 from tests.service.keys import auth
-from tests.service.servers import REPO, _stop, _wait_ready, free_port, server_env
+from tests.service.servers import REPO, _stop, free_port, serve_two_workers, server_env
 
 pytestmark = pytest.mark.slow
 QUESTIONS = ["Who approves expense claims above EUR 5,000?", "Where does Priya Raman sit?",
              "Who is the Head of People?", "Where are expense claims filed?"]
 NEW_DOCUMENT = {"id": "cafeteria", "title": "Lisbon cafeteria hours", "acl": ["all-staff"],
                 "text": "The Lisbon office cafeteria opens at 07:30 and closes at 15:00 on weekdays."}
-
-
-def _serve(port: int, env: dict[str, str], log: Path) -> subprocess.Popen:
-    args = [sys.executable, "-m", "boundloop", "serve", "--port", str(port), "--workers", "2", "--log-level", "warning"]
-    with log.open("a") as out:
-        proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-    _wait_ready(f"http://127.0.0.1:{port}/healthz", proc, log)
-    return proc
 
 
 def _cli(env: dict[str, str], *args: str) -> str:
@@ -92,7 +83,7 @@ def test_runs_of_the_server_and_the_cli_all_survive_kill_9(tmp_path, real_index_
     env = server_env(BOUNDLOOP_INDEX=str(index), BOUNDLOOP_DIRECTORY=str(keyed_directory))
     port, log = free_port(), tmp_path / "server.log"
     base = f"http://127.0.0.1:{port}"
-    server = _serve(port, env, log)
+    server = serve_two_workers(port, env, log)
     try:
         first = _ask(base, QUESTIONS[0])["run_id"]
         asker = Asker(base)
@@ -123,7 +114,7 @@ def test_runs_of_the_server_and_the_cli_all_survive_kill_9(tmp_path, real_index_
         assert db.execute("SELECT count(*) FROM documents WHERE doc_id='cafeteria'").fetchone()[0] == 1
 
     # a restarted server, the CLI beside it, then a clean stop: its last checkpoint must not overwrite the CLI's runs
-    server = _serve(port, env, log)
+    server = serve_two_workers(port, env, log)
     try:
         http_runs.append(_ask(base, QUESTIONS[3])["run_id"])
         _cli(env, "trace", http_runs[-1])
