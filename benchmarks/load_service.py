@@ -81,33 +81,44 @@ def _postgres(folder: Path) -> Iterator[str]:
         shutil.rmtree(data, ignore_errors=True)
 
 
-@contextmanager
-def _serve(index: Path, directory: Path, checkpoint_url: str | None, log: Path) -> Iterator[str]:
-    port = _free_port()
+def _environment(index: Path, directory: Path, checkpoint_url: str | None = None) -> dict[str, str]:
+    """The server's environment: this machine's, less boundloop's own settings, offline, no rate limit."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BOUNDLOOP_", "LANGSMITH_", "PROMETHEUS_"))}
     env.update(BOUNDLOOP_INDEX=str(index), BOUNDLOOP_DIRECTORY=str(directory), HF_HUB_OFFLINE="1",
                TOKENIZERS_PARALLELISM="false", LANGSMITH_TRACING="false", BOUNDLOOP_MODEL="offline",
                BOUNDLOOP_RATE_PER_KEY="off", BOUNDLOOP_RATE_PER_ADDRESS="off")  # a throughput test from one address
     if checkpoint_url:
         env["BOUNDLOOP_CHECKPOINT_URL"] = checkpoint_url
-    cmd = [sys.executable, "-m", "boundloop", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2",
-           "--log-level", "warning"]
+    return env
+
+
+def _start(env: dict[str, str], workers: int, log: Path) -> tuple[subprocess.Popen, str]:
+    """`boundloop serve` in a process group of its own, and its base URL once /healthz answers."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "boundloop", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers",
+           str(workers), "--log-level", "warning"]
     with log.open("w") as out:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while True:
+        if proc.poll() is not None:
+            raise SystemExit(f"server exited:\n{log.read_text()[-3000:]}")
+        try:
+            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise SystemExit(f"server not ready:\n{log.read_text()[-3000:]}")
+        time.sleep(0.5)
+
+
+@contextmanager
+def _serve(index: Path, directory: Path, checkpoint_url: str | None, log: Path) -> Iterator[str]:
+    proc, base = _start(_environment(index, directory, checkpoint_url), 2, log)
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            if proc.poll() is not None:
-                raise SystemExit(f"server exited:\n{log.read_text()[-3000:]}")
-            try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit(f"server not ready:\n{log.read_text()[-3000:]}")
-            time.sleep(0.5)
         yield base
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

@@ -26,7 +26,7 @@ from contextlib import closing
 from pathlib import Path
 
 import httpx
-from load_service import _free_port, _key, _prepare, _questions  # the demo set-up both benchmarks use
+from load_service import _environment, _key, _prepare, _questions, _start  # the set-up both benchmarks use
 
 REPO = Path(__file__).resolve().parents[1]
 CLIENTS = 2  # concurrent HTTP asks
@@ -35,36 +35,6 @@ LAST_OVER_HTTP = 20  # runs asked after the last CLI command has closed the stor
 
 NEW_DOCUMENT = {"id": "durability-note", "title": "Durability note", "acl": ["all-staff"],
                 "text": "The durability benchmark added this note while the server was answering."}
-
-
-def _environment(index: Path, directory: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("BOUNDLOOP_", "LANGSMITH_", "PROMETHEUS_"))}
-    env.update(BOUNDLOOP_INDEX=str(index), BOUNDLOOP_DIRECTORY=str(directory), HF_HUB_OFFLINE="1",
-               TOKENIZERS_PARALLELISM="false", LANGSMITH_TRACING="false", BOUNDLOOP_MODEL="offline",
-               BOUNDLOOP_RATE_PER_KEY="off", BOUNDLOOP_RATE_PER_ADDRESS="off")
-    return env
-
-
-def _serve(env: dict[str, str], workers: int, log: Path) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    cmd = [sys.executable, "-m", "boundloop", "serve", "--port", str(port), "--workers", str(workers),
-           "--log-level", "warning"]
-    with log.open("w") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while True:
-        if proc.poll() is not None:
-            raise SystemExit(f"server exited:\n{log.read_text()[-3000:]}")
-        try:
-            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            os.killpg(proc.pid, signal.SIGKILL)
-            raise SystemExit(f"server not ready:\n{log.read_text()[-3000:]}")
-        time.sleep(0.5)
 
 
 class Runs:
@@ -104,7 +74,7 @@ def run(limit: int, workers: int, folder: Path) -> dict:
     env = _environment(index, directory)
     questions = itertools.cycle(_questions())
     runs, commands_run, failures = Runs(limit), 0, []
-    server, base = _serve(env, workers, folder / "server.log")
+    server, base = _start(env, workers, folder / "server.log")
     try:
         with ThreadPoolExecutor(CLIENTS) as pool:
             def http_batch(ceiling: int) -> None:

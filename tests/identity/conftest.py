@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.identity.provider import Provider, free_port, start_provider
+from tests.identity.provider import Provider, start_provider
+from tests.service.servers import free_port
 
 PROVIDER_USERS = {
     "dave": {"groups": ["all-staff", "hr"]},  # in the provider only, not in the directory file

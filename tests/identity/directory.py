@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.identity.provider import free_port
+from tests.identity.provider import stop
+from tests.service.servers import free_port
 
 SUFFIX = "dc=example,dc=com"
 ROOT_DN = f"cn=admin,{SUFFIX}"
@@ -94,9 +95,4 @@ def start_slapd(tmp: Path) -> Iterator[Slapd]:
             raise RuntimeError(f"cannot seed slapd: {added.stderr}")
         yield Slapd(url)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)

@@ -8,7 +8,6 @@ import json
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,14 +17,20 @@ from urllib.parse import parse_qs, urljoin, urlparse
 import httpx
 import pytest
 
+from tests.service.servers import free_port
+
 HERE = Path(__file__).parent / "oidc_provider"
 CLIENT_SECRET = "test-secret-not-for-production-0123456789"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def stop(process: subprocess.Popen) -> None:
+    """Terminate a server the tests started; kill it if it has not gone within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def follow_login(http: httpx.Client, response: httpx.Response, user: str, redirect_prefix: str) -> str:
@@ -87,9 +92,4 @@ def start_provider(users: dict[str, dict[str, list[str]]], tmp: Path, redirect_u
             raise RuntimeError(f"the OpenID provider did not start: {line!r}")
         yield Provider(issuer=line.split()[1], redirect_uri=redirect_uris[0])
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)

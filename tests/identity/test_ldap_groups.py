@@ -62,7 +62,7 @@ def test_a_removed_group_is_gone_after_the_cache_time(slapd):
 
 
 def test_an_unreachable_directory_serves_recent_groups_then_refuses(slapd):
-    from tests.identity.provider import free_port
+    from tests.service.servers import free_port
 
     clock = Clock()
     groups = LdapGroups(settings(slapd.url, cache_s=60, grace_s=120), clock=clock)
@@ -105,8 +105,8 @@ def test_the_service_takes_groups_from_ldap_and_answers_503_when_it_is_gone(inde
 
     from boundloop.service.app import create_app
     from boundloop.service.oidc_tokens import OidcSettings
-    from tests.identity.provider import free_port
     from tests.service.conftest import make_state
+    from tests.service.servers import free_port
 
     state = make_state(index, encoder, tmp_path, oidc=OidcSettings(issuer=provider.issuer, audience="boundloop"),
                        ldap=settings(slapd.url, grace_s=0))

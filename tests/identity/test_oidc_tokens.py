@@ -134,7 +134,7 @@ def test_a_forged_token_is_a_401_and_runs_nothing(oidc_client, provider):
 
 
 def test_an_unreachable_issuer_starts_degraded_and_refuses_tokens(index, encoder, tmp_path, provider):
-    from tests.identity.provider import free_port
+    from tests.service.servers import free_port
 
     issuer = f"http://127.0.0.1:{free_port()}"
     state = make_state(index, encoder, tmp_path, oidc=OidcSettings(issuer=issuer, audience="boundloop"))
