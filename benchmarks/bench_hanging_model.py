@@ -21,13 +21,13 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the scripted endpoint lives under tests/
+
+from bench_llm import endpoint  # noqa: E402  (the scripted endpoint in a child process)
 
 QUESTION = "How many days of annual leave do Lisbon employees get?"
 USER = "alice"
@@ -36,20 +36,6 @@ CLEARED = ("BOUNDLOOP_MAX_SECONDS", "BOUNDLOOP_MAX_TOKENS", "BOUNDLOOP_MAX_HOPS"
            "BOUNDLOOP_LLM_TIMEOUT", "BOUNDLOOP_LLM_CALL_SHARE", "BOUNDLOOP_LLM_METHOD", "BOUNDLOOP_PROMPTS",
            "BOUNDLOOP_INDEX", "BOUNDLOOP_DIRECTORY", "BOUNDLOOP_CHECKPOINT_URL", "OPENAI_BASE_URL", "OPENAI_API_BASE",
            "OPENAI_API_KEY")
-
-
-@contextmanager
-def hanging_endpoint() -> Iterator[str]:
-    """An OpenAI-compatible endpoint that never answers, in a child process; yields its base URL."""
-    child = subprocess.Popen([sys.executable, "-m", "tests.llm.scripted", "--hang"], cwd=ROOT, text=True,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    try:
-        assert child.stdout is not None
-        yield child.stdout.readline().strip()
-    finally:
-        assert child.stdin is not None
-        child.stdin.close()  # the endpoint stops when its stdin closes
-        child.wait(timeout=10)
 
 
 def requests_seen(url: str) -> int:
@@ -93,7 +79,7 @@ def main() -> int:
     os.environ["LANGSMITH_TRACING"] = "false"
     report: dict[str, Any] = {"question": QUESTION, "user": USER, "max_seconds": 18.0, "target_s": TARGET_SECONDS,
                               "python": sys.version.split()[0], "cpus": os.cpu_count()}
-    with tempfile.TemporaryDirectory(prefix="bench-hang-") as state, hanging_endpoint() as url:
+    with tempfile.TemporaryDirectory(prefix="bench-hang-") as state, endpoint("--hang") as url:  # never answers
         os.environ.update(BOUNDLOOP_STATE_DIR=state, BOUNDLOOP_OPENAI_BASE_URL=url)
         report["offline"] = ask("offline")
         report["hanging"] = ask("openai:bench-model")

@@ -160,9 +160,8 @@ def _each_document(question: str, single: str, evidence: list[Evidence]) -> list
         _, expected, _, readings, weights = _reading(singular(single, expected.head), lookup, evidence)
     if not expected.wants_value or expected.kind in ("yes_no", "choice", "list"):
         return []
-    field = {weights.get(k, 0.0) and k for k in stems(field_terms(question))} - {0.0}
-    return each_document([r for r in readings if r.coverage >= MIN_COVERAGE / 4],
-                         {k: weights[k] for k in field if isinstance(k, str)})
+    field = {k: weights[k] for k in stems(field_terms(question)) if weights.get(k)}  # the field's words, weighed
+    return each_document([r for r in readings if r.coverage >= MIN_COVERAGE / 4], field)
 
 
 def _asked_of(reading: Reading, weights: dict[str, float], question: str) -> float:
