@@ -20,12 +20,13 @@ import numpy as np
 from bench_data import DATA, hotpot_rows, pooled_hotpot
 from bench_postgres import postgres_server, postgres_settings
 
+from boundloop.domain.models import SearchMode
 from boundloop.policies.entitlements import AccessFilter
 from boundloop.retrieval.backend import IndexBackend
 from boundloop.retrieval.embeddings import build_embeddings
 from boundloop.retrieval.ingest import ingest
 from boundloop.retrieval.postgres import PostgresIndex
-from boundloop.retrieval.search import SearchMode, hybrid_search
+from boundloop.retrieval.search import hybrid_search
 from boundloop.retrieval.sqlite_index import SqliteIndex
 
 MODES: tuple[SearchMode, ...] = ("keyword", "hybrid")

@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from boundloop.cli.workspace import Workspace  # noqa: E402
 from boundloop.domain.models import Understanding  # noqa: E402
+from boundloop.loop.workspace import Workspace  # noqa: E402
 from boundloop.reasoners.offline.answerability import features, load_model  # noqa: E402
 from boundloop.reasoners.offline.extractive import asked, best_chains, evidence_units  # noqa: E402
 from boundloop.reasoners.offline.reading import term_weights  # noqa: E402

@@ -29,6 +29,7 @@ from bench_data import DATA, distinct_passages, hotpot_rows
 from bench_postgres import postgres_server, postgres_settings
 from bench_retrieval import GROUPS, USER_GROUPS, _draw_acl, passage_vectors
 
+from boundloop.domain.models import SearchMode
 from boundloop.policies.entitlements import AccessFilter
 from boundloop.retrieval.backend import DocumentWrite, IndexBackend, WriteBatch
 from boundloop.retrieval.documents import Chunk, Document
@@ -36,7 +37,7 @@ from boundloop.retrieval.postgres import PostgresIndex, dense
 from boundloop.retrieval.postgres.dense import DensePlan, DenseTuning
 from boundloop.retrieval.postgres.session import entitled_transaction, set_local
 from boundloop.retrieval.postgres.settings import PgSettings
-from boundloop.retrieval.search import SearchMode, hybrid_search
+from boundloop.retrieval.search import hybrid_search
 from boundloop.retrieval.sqlite_index import SqliteIndex
 
 SELECTIVE = frozenset({"legal"})  # about 10% of the chunks

@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from boundloop.cli.workspace import Workspace  # noqa: E402
 from boundloop.domain.conversation import Turn  # noqa: E402
 from boundloop.evals.conversations import ConversationEval, Outcome, load_conversations  # noqa: E402
-from boundloop.graph.runner import LoopRunner  # noqa: E402
+from boundloop.loop.runner import LoopRunner  # noqa: E402
+from boundloop.loop.workspace import Workspace  # noqa: E402
 from boundloop.policies.budget import BudgetLimits, CallBudget  # noqa: E402
 from boundloop.reasoners.offline import OfflineReasoner  # noqa: E402
 from boundloop.runstore.sqlite import SqliteRunStore  # noqa: E402

@@ -22,7 +22,7 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from boundloop.cli.workspace import Workspace  # noqa: E402
+from boundloop.loop.workspace import Workspace  # noqa: E402
 from boundloop.policies.budget import BudgetLimits  # noqa: E402
 from boundloop.retrieval.ingest import ingest  # noqa: E402
 from boundloop.retrieval.loaders import load_folder  # noqa: E402

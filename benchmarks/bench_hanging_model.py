@@ -5,7 +5,7 @@ Run from the repository root: `python3 benchmarks/bench_hanging_model.py` (about
 The model endpoint (tests/llm/scripted.py --hang, in a child process) accepts every connection and never answers.
 The reasoner is `openai:<model>` at that endpoint, the limits are the defaults (BOUNDLOOP_MAX_SECONDS=18) and the
 question is the demo's "How many days of annual leave do Lisbon employees get?" for alice, asked through the CLI's
-own wiring (`cli.workspace.Workspace`) after the index and the encoder are loaded; the offline reasoner answers the
+own wiring (`loop.workspace.Workspace`) after the index and the encoder are loaded; the offline reasoner answers the
 same question first, for comparison. Prints elapsed (target: at most 18.25 s, the limit plus the closing grace),
 status and short answer. `--cli` also times a whole `boundloop ask --json` process (start-up included). Runs are
 recorded in a temporary run store, not in the demo's.
@@ -45,7 +45,7 @@ def requests_seen(url: str) -> int:
 
 def ask(model: str) -> dict[str, Any]:
     """The demo question once with `model`, timed around `LoopRunner.ask` (the index and encoder already loaded)."""
-    from boundloop.cli.workspace import Workspace
+    from boundloop.loop.workspace import Workspace
 
     os.environ["BOUNDLOOP_MODEL"] = model
     runner = Workspace.open(None, None).runner

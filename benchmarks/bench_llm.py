@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))  # the scripted endpoint and the small test corpus
 
 from langchain_core.messages import HumanMessage  # noqa: E402
 
-from boundloop.graph.runner import LoopRunner  # noqa: E402
+from boundloop.loop.runner import LoopRunner  # noqa: E402
 from boundloop.policies.budget import BudgetLimits, CallBudget  # noqa: E402
 from boundloop.policies.entitlements import Directory, EntitlementResolver  # noqa: E402
 from boundloop.reasoners.factory import build_reasoner  # noqa: E402

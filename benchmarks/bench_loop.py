@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from boundloop.cli.workspace import Workspace  # noqa: E402
-from boundloop.graph.runner import LoopRunner  # noqa: E402
+from boundloop.loop.runner import LoopRunner  # noqa: E402
+from boundloop.loop.workspace import Workspace  # noqa: E402
 from boundloop.retrieval.config import DEMO_ROOT  # noqa: E402
 from boundloop.runstore.sqlite import SqliteRunStore  # noqa: E402
 

@@ -28,13 +28,14 @@ import numpy as np
 from bench_data import DATA, distinct_passages, hotpot_rows, ingest_documents, pooled_hotpot
 from retrieval_report import render
 
+from boundloop.domain.models import SearchMode
 from boundloop.policies.entitlements import AccessFilter
 from boundloop.retrieval.backend import DocumentWrite, Encoder, WriteBatch
 from boundloop.retrieval.chunking import chunk_document
 from boundloop.retrieval.documents import Chunk, Document
 from boundloop.retrieval.embeddings import build_embeddings
 from boundloop.retrieval.ingest import EMBED_STEP, ingest
-from boundloop.retrieval.search import SearchMode, hybrid_search
+from boundloop.retrieval.search import hybrid_search
 from boundloop.retrieval.sqlite_index import SqliteIndex
 
 GROUPS = ["all-staff", "engineering", "finance", "hr", "legal", "sales", "support", "research", "exec", "ops"]

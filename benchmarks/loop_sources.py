@@ -22,7 +22,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from boundloop.evals.datasets import load_dataset  # noqa: E402
 from boundloop.evals.index_cache import cached_index  # noqa: E402
-from boundloop.graph.runner import LoopRunner  # noqa: E402
+from boundloop.loop.runner import LoopRunner  # noqa: E402
 from boundloop.policies.budget import BudgetLimits  # noqa: E402
 from boundloop.policies.entitlements import AccessFilter, Directory, EntitlementResolver  # noqa: E402
 from boundloop.reasoners.offline import OfflineReasoner  # noqa: E402

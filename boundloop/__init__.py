@@ -2,7 +2,7 @@
 
 Every module lives under this one import package. In the repository the layers keep their own top-level folders
 (`graph/`, `nodes/`, `policies/`, ...); `boundloop/` holds a relative symbolic link to each, so the same import names
-(`boundloop.graph.builder`) work in the checkout, under mypy and pytest, and in the installed wheel, where the files
+(`boundloop.loop.builder`) work in the checkout, under mypy and pytest, and in the installed wheel, where the files
 are copied in.
 """
 

@@ -13,9 +13,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from boundloop.cli.inputs import add_location_args
 from boundloop.cli.result_text import print_result
-from boundloop.cli.workspace import Workspace, add_location_args
 from boundloop.domain.result import RunResult
+from boundloop.loop.workspace import Workspace
 from boundloop.policies.errors import BoundloopError, UnknownConversation
 
 PROMPT = "you> "

@@ -10,8 +10,9 @@ import argparse
 
 from pydantic import ValidationError
 
-from boundloop.cli.workspace import Workspace, add_location_args
+from boundloop.cli.inputs import add_location_args
 from boundloop.domain.feedback import MAX_COMMENT_CHARS, Rating
+from boundloop.loop.workspace import Workspace
 from boundloop.policies.errors import BoundloopError
 
 

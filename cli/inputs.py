@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from boundloop.policies.errors import BoundloopError
 
 
@@ -13,3 +15,9 @@ def require_text_and_user(command: str, what: str, text: str | None, user: str |
         raise BoundloopError(f"the {what.lower()} is empty: {command} needs some words to look for")
     if not user:
         raise BoundloopError(f"{command} needs --user NAME: the user to {command} as (from the directory)")
+
+
+def add_location_args(parser: argparse.ArgumentParser) -> None:
+    """The `--index` / `--directory` flags every command that reads an index shares."""
+    parser.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
+    parser.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")

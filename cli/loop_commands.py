@@ -7,10 +7,10 @@ import json
 from datetime import datetime
 from typing import Any
 
-from boundloop.cli.inputs import require_text_and_user
+from boundloop.cli.inputs import add_location_args, require_text_and_user
 from boundloop.cli.jsonl import run_batch
 from boundloop.cli.result_text import print_result
-from boundloop.cli.workspace import Workspace, add_location_args
+from boundloop.loop.workspace import Workspace
 from boundloop.policies.errors import BoundloopError
 from boundloop.runstore.stats import summarise
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from boundloop.cli.inputs import require_text_and_user
+from boundloop.cli.inputs import add_location_args, require_text_and_user
 from boundloop.cli.jsonl import run_batch
-from boundloop.cli.workspace import Workspace, add_location_args
+from boundloop.loop.workspace import Workspace
 from boundloop.policies.errors import BoundloopError
 from boundloop.retrieval.documents import SearchHit
 

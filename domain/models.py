@@ -9,11 +9,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from boundloop.retrieval.search import SearchMode
-from boundloop.retrieval.titles import join_names, split_names
+from boundloop.domain.names import join_names, split_names
 
 QueryClass = Literal["lookup", "multi_hop", "comparison", "aggregation", "out_of_scope"]
 Status = Literal["answered", "abstained", "fallback"]
+SearchMode = Literal["keyword", "vector", "hybrid", "title"]
+"""Which retrieval a sub-query uses: exact terms, meaning, both fused, or the documents the names title."""
 
 
 class Understanding(BaseModel):

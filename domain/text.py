@@ -10,8 +10,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from boundloop.retrieval.chunking import chunk_sentences
-from boundloop.retrieval.query_terms import STOPWORDS, capital_stopwords, content_terms
+from boundloop.domain.sentences import chunk_sentences
+from boundloop.domain.words import STOPWORDS, capital_stopwords, content_terms
 
 __all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values"]
 

@@ -20,7 +20,7 @@ from boundloop.evals.demo_questions import load as load_demo
 from boundloop.evals.leaks import AccessView, LeakDetector
 from boundloop.evals.records import RunRecord
 from boundloop.evals.systems import record_of
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
 from boundloop.retrieval.config import DEMO_ROOT
 
 CONVERSATIONS = DEMO_ROOT / "conversations.jsonl"

@@ -130,7 +130,7 @@ Miss = Callable[[dict[str, Any], dict[str, Any]], None]
 
 def run_set(name: str, on_miss: Miss | None = None) -> SetReport:
     """Ingest set `name` into a fresh index and ask every question; `on_miss` sees each question not as expected."""
-    from boundloop.cli.workspace import Workspace
+    from boundloop.loop.workspace import Workspace
     from boundloop.retrieval.ingest import ingest
     from boundloop.retrieval.loaders import load_folder
     from boundloop.retrieval.sqlite_index import SqliteIndex

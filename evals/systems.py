@@ -18,7 +18,7 @@ from boundloop.domain.result import RunResult
 from boundloop.evals.baselines import OneHopReasoner, UntargetedReasoner
 from boundloop.evals.records import EvidenceRef, RunRecord, ShownDoc
 from boundloop.graph.reasoner import Reasoner
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits
 from boundloop.policies.entitlements import EntitlementResolver
 from boundloop.reasoners.offline import OfflineReasoner

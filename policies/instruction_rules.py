@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-from boundloop.retrieval.query_terms import STOPWORDS
+from boundloop.domain.words import STOPWORDS
 
 WORDS_FILE = Path(__file__).with_name("instruction_words.json")
 

@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from boundloop.domain.sentences import chunk_sentences
 from boundloop.policies.instruction_rules import announcers, excused, normalise, rules, sentence_words
-from boundloop.retrieval.chunking import chunk_sentences
 
 CACHED_SENTENCES = 32_768
 HIDDEN_SPANS = (("<!--", "-->"), ("[inst]", "[/inst]"), ("<|im_start|>", "<|im_end|>"), ("<<sys>>", "<</sys>>"))

@@ -9,7 +9,8 @@ from langchain_core.documents import Document as LCDocument
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, PrivateAttr
 
-from boundloop.retrieval.search import EntitledSearcher, SearchMode
+from boundloop.domain.models import SearchMode
+from boundloop.retrieval.search import EntitledSearcher
 
 
 class EntitledRetriever(BaseRetriever):

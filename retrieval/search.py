@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import concurrent.futures
 import time
-from typing import Literal
 
+from boundloop.domain.models import SearchMode
+from boundloop.domain.names import split_names
 from boundloop.policies.entitlements import AccessFilter
 from boundloop.retrieval.backend import Candidate, Encoder, IndexBackend
 from boundloop.retrieval.documents import SearchHit
 from boundloop.retrieval.errors import IndexStoreError, SearchTimeout
 from boundloop.retrieval.fusion import reciprocal_rank_fusion
-from boundloop.retrieval.titles import split_names
 
-SearchMode = Literal["keyword", "vector", "hybrid", "title"]
 CANDIDATES_PER_RETRIEVER = 50
 
 _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="boundloop-search")

@@ -25,7 +25,7 @@ from typing import Any
 from langgraph_sdk import Auth
 from starlette.concurrency import run_in_threadpool
 
-from boundloop.graph.runner import validate_question
+from boundloop.loop.runner import validate_question
 from boundloop.policies.errors import BoundloopError
 from boundloop.service.dependencies import ADMIN_GROUP
 from boundloop.service.errors import AuthenticationFailed, ServiceError

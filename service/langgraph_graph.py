@@ -17,8 +17,8 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph_sdk.runtime import ServerRuntime
 from starlette.concurrency import run_in_threadpool
 
-from boundloop.graph.builder import build_graph
 from boundloop.graph.context import RunContext
+from boundloop.loop.builder import build_graph
 from boundloop.service.state import shared_state
 
 Loop = CompiledStateGraph[Any, RunContext, Any, Any]

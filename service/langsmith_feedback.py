@@ -1,6 +1,6 @@
 """A rating, sent to LangSmith as feedback on the rated run's trace when LangSmith tracing is configured.
 
-The runner gives each run's LangSmith trace the run's own id (`graph.runner`), so the rating lands on the trace of
+The runner gives each run's LangSmith trace the run's own id (`loop.runner`), so the rating lands on the trace of
 the answer it rates, under the key `user_score`: 1 for helpful and 0 for not (LangSmith's thumbs), with the comment.
 Rating again updates the same feedback. Nothing is sent unless tracing is on (`LANGSMITH_TRACING=true`) and a key is
 set (`LANGSMITH_API_KEY`). A failure is logged, never raised: the rating is stored with the run either way.

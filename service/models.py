@@ -11,7 +11,7 @@ from boundloop.domain.feedback import Feedback
 from boundloop.domain.result import RunResult
 from boundloop.domain.trace import Span
 from boundloop.domain.usage import Usage
-from boundloop.graph.runner import MAX_QUESTION_CHARS
+from boundloop.loop.runner import MAX_QUESTION_CHARS
 
 Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)]
 ID_PATTERN = r"^[0-9a-f]{32}$"

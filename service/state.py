@@ -7,7 +7,7 @@ import threading
 from dataclasses import dataclass, field
 
 from boundloop.graph.reasoner import Reasoner
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits
 from boundloop.policies.entitlements import Directory, DirectorySource
 from boundloop.policies.errors import BoundloopError

@@ -13,8 +13,8 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("LANGSMITH_TRACING", "false")
 
+from boundloop.domain.words import content_terms  # noqa: E402
 from boundloop.policies.entitlements import AccessFilter, Directory, EntitlementResolver  # noqa: E402
-from boundloop.retrieval.query_terms import content_terms  # noqa: E402
 from boundloop.retrieval.sqlite_index import SqliteIndex  # noqa: E402
 
 

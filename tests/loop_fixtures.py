@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from boundloop.graph.reasoner import StepResult
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits
 from boundloop.reasoners.offline import OfflineReasoner
 from boundloop.runstore.sqlite import SqliteRunStore

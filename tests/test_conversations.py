@@ -10,8 +10,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from boundloop.domain.conversation import MAX_CONTEXT_TURNS, Turn
 from boundloop.domain.result import RunResult
-from boundloop.graph.builder import build_graph
 from boundloop.graph.reducers import add_turns
+from boundloop.loop.builder import build_graph
 from boundloop.policies.entitlements import Directory, EntitlementResolver
 from boundloop.policies.errors import UnknownConversation
 from boundloop.retrieval.ingest import ingest

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from boundloop.cli.workspace import Workspace
 from boundloop.evals.conversations import KINDS, ConversationEval, load_conversations
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
+from boundloop.loop.workspace import Workspace
 from boundloop.policies.budget import BudgetLimits
 from boundloop.reasoners.offline import OfflineReasoner
 from boundloop.runstore.sqlite import SqliteRunStore

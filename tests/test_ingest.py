@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from boundloop.retrieval.chunking import chunk_document, split_sentences
+from boundloop.domain.sentences import split_sentences
+from boundloop.retrieval.chunking import chunk_document
 from boundloop.retrieval.documents import Document
 from boundloop.retrieval.ingest import delete, ingest
 from boundloop.retrieval.loaders import load_jsonl
@@ -205,7 +206,7 @@ def test_pages_are_chunked_separately():
 
 
 def test_a_numbered_step_keeps_its_number_with_its_sentence():
-    from boundloop.retrieval.chunking import chunk_sentences
+    from boundloop.domain.sentences import chunk_sentences
 
     assert chunk_sentences("1. Ask your manager. Then wait.\n2) Open a ticket.\nIn 2024. We grew.") == [
         "1. Ask your manager.", "Then wait.", "2) Open a ticket.", "In 2024.", "We grew."]

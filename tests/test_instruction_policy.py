@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from boundloop.domain.sentences import chunk_sentences
 from boundloop.policies import instruction_rules, instructions
 from boundloop.policies.instruction_rules import TEMPLATES, language_words, normalise, rules, sentence_words
 from boundloop.policies.instructions import (
@@ -17,7 +18,7 @@ from boundloop.policies.instructions import (
     is_instruction,
     visible_text,
 )
-from boundloop.retrieval.chunking import chunk_document, chunk_sentences
+from boundloop.retrieval.chunking import chunk_document
 from boundloop.retrieval.documents import Document
 from boundloop.retrieval.loaders import load_path
 from tests.instruction_tables import INSTRUCTIONS, LOOK_ALIKES, ORDINARY, PLANTED

@@ -196,7 +196,7 @@ def test_a_link_loop_inside_the_folder_ends(tmp_path):
 
 def test_an_html_table_is_read_row_by_row_with_its_header(tmp_path):
     """'Person: Ken Ito; Title: Data Protection Officer; ...', not 'Ken ItoData Protection Officerken.ito@...'."""
-    from boundloop.retrieval.chunking import split_sentences
+    from boundloop.domain.sentences import split_sentences
 
     (tmp_path / "contacts.html").write_text(
         "<html><head><title>Key contacts</title></head><body><h1>Key contacts</h1>\n<table>\n"

@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 
 from boundloop.domain.models import Claim, Evidence
-from boundloop.graph.builder import build_graph
+from boundloop.loop.builder import build_graph
 from boundloop.policies.entitlements import Directory, EntitlementResolver
 from boundloop.policies.verification import check_claims, grounded_short_answer
 from boundloop.retrieval.ingest import ingest

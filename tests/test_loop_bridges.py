@@ -5,13 +5,13 @@ import json
 import pytest
 
 from boundloop.domain.models import Assessment, Evidence, Gap, SubQuery, Understanding
+from boundloop.domain.names import split_names
 from boundloop.domain.text import name_spans
 from boundloop.nodes.retrieve import stating_first
 from boundloop.reasoners.offline import assess, planning
 from boundloop.retrieval.documents import SearchHit
 from boundloop.retrieval.ingest import ingest
 from boundloop.retrieval.loaders import load_jsonl
-from boundloop.retrieval.titles import split_names
 from tests.loop_fixtures import make_runner
 
 GUIDE = {"id": "guide", "title": "Night shift guide", "acl": ["all-staff"],

@@ -5,7 +5,7 @@ import time
 import pytest
 
 from boundloop.graph.ledger import Ledger
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits
 from boundloop.policies.errors import BoundloopError
 from boundloop.reasoners.offline import OfflineReasoner

@@ -47,7 +47,7 @@ def test_every_locked_package_is_pinned_with_a_hash():
 
 
 def test_the_layers_are_linked_into_one_package():
-    assert LAYERS == ["cli", "demo", "domain", "evals", "graph", "nodes", "policies", "reasoners", "retrieval",
+    assert LAYERS == ["cli", "demo", "domain", "evals", "graph", "loop", "nodes", "policies", "reasoners", "retrieval",
                       "runstore", "service"]
     for name in LAYERS:
         assert (ROOT / "boundloop" / name).resolve() == ROOT / name
@@ -72,5 +72,5 @@ def test_the_wheel_carries_every_file_of_the_package_folders(tmp_path):
     (wheel,) = tmp_path.glob("boundloop-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert _tracked_data_files() - names == set()  # answerability model, demo corpus, page files, probes
-    assert {"boundloop/__init__.py", "boundloop/graph/builder.py", "boundloop/__main__.py"} <= names
+    assert {"boundloop/__init__.py", "boundloop/loop/builder.py", "boundloop/__main__.py"} <= names
     assert not any(name.split("/")[0] in LAYERS for name in names)  # no top-level `graph`, `cli`, ...

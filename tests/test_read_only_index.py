@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits
 from boundloop.policies.errors import StoreUnwritable
 from boundloop.reasoners.offline import OfflineReasoner

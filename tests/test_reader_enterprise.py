@@ -250,7 +250,7 @@ def test_an_acronym_the_evidence_both_uses_and_spells_meets_the_spelling_too():
 
 
 def test_contractions_typed_without_apostrophes_are_no_search_terms():
-    from boundloop.retrieval.query_terms import content_terms
+    from boundloop.domain.words import content_terms
     assert content_terms("whats the fine if I dont have a permit, isnt it") == ["fine", "permit"]
     assert "haven" in content_terms("University of New Haven")
 

@@ -1,7 +1,7 @@
 import re
 from pathlib import Path
 
-from boundloop.graph.draw import mermaid
+from boundloop.loop.draw import mermaid
 
 
 def test_readme_graph_is_generated_from_the_graph():

@@ -20,7 +20,7 @@ HANG_SECONDS = 300  # every pattern over every text takes a few seconds; an expo
 FUZZ = r'''
 import ast, importlib, random, re, sys, time
 from pathlib import Path
-from boundloop.retrieval.chunking import MAX_SENTENCE_CHARS
+from boundloop.domain.sentences import MAX_SENTENCE_CHARS
 root = Path(sys.argv[1])
 patterns = {}
 for package in ("reasoners", "policies", "domain", "retrieval", "nodes", "graph"):

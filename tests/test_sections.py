@@ -47,7 +47,7 @@ def test_a_chunk_that_starts_at_a_heading_carries_its_parents_not_its_sibling():
 
 
 def test_underlined_and_wholly_bold_lines_are_headings():
-    from boundloop.retrieval.chunking import split_sentences
+    from boundloop.domain.sentences import split_sentences
 
     text = ("LOCKOUTS\n--------\nAfter 5 failed attempts your account is locked.\n\n"
             "* Minimum length: 14 characters. A passphrase is easier\n  to remember.\n\n"

@@ -2,10 +2,10 @@
 
 import pytest
 
+from boundloop.domain.names import join_names, normalise_name, split_names, title_keys
 from boundloop.retrieval.documents import Document
 from boundloop.retrieval.ingest import ingest
 from boundloop.retrieval.search import EntitledSearcher, hybrid_search
-from boundloop.retrieval.titles import join_names, normalise_name, split_names, title_keys
 from tests.conftest import access
 
 LINKED = [

@@ -14,8 +14,8 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from boundloop.domain.models import Claim
-from boundloop.graph.builder import build_graph
 from boundloop.graph.reasoner import StepResult
+from boundloop.loop.builder import build_graph
 from boundloop.reasoners.llm import LLMReasoner, LLMSettings, build_chat_model
 from boundloop.reasoners.offline import OfflineReasoner
 from tests.llm.openai_stub import Reply, StubServer, answer, schema_name

@@ -14,7 +14,7 @@ from boundloop.reasoners.llm.messages import MAX_CLAIMS, MAX_SUBQUERIES
 from boundloop.reasoners.llm.schemas import Judgement, SearchPlan, StandaloneQuestion
 
 MIN_K, MAX_K = 1, 20  # SubQuery's bounds
-MAX_STANDALONE_CHARS = 4000  # the longest question a caller may ask (graph.runner.MAX_QUESTION_CHARS)
+MAX_STANDALONE_CHARS = 4000  # the longest question a caller may ask (loop.runner.MAX_QUESTION_CHARS)
 _MARKER = re.compile(r"\s*\[([^\[\]]{1,80})\]")
 
 

@@ -12,8 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from boundloop.domain.models import Claim, Draft, QueryClass, Understanding
-from boundloop.retrieval.search import SearchMode
+from boundloop.domain.models import Claim, Draft, QueryClass, SearchMode, Understanding
 
 AnswerType = Literal["person", "place", "date", "number", "yes_no", "other"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from boundloop.domain.models import Evidence
+from boundloop.domain.words import STOPWORDS
 from boundloop.reasoners.offline.definitions import asked_acronym
-from boundloop.retrieval.query_terms import STOPWORDS
 
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,5}\b(?!-\w)")  # not the letters of a code (HR-2025-014)
 _SKIP = frozenset({"of", "and", "for", "the", "&", "to", "in"})

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from boundloop.domain.models import Evidence, Understanding
+from boundloop.domain.names import normalise_name, title_keys
 from boundloop.domain.text import entities, stems, values
 from boundloop.reasoners.offline.answer_types import head_phrase
 from boundloop.reasoners.offline.answerability import Similarity
@@ -20,7 +21,6 @@ from boundloop.reasoners.offline.lists import unfinished
 from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, read
 from boundloop.reasoners.offline.spans import finditer
 from boundloop.reasoners.offline.tallies import asks_tally, counted_noun, counted_rows, unheld
-from boundloop.retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2
 CHAINS_READ = 3

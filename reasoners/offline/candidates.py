@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from boundloop.domain.text import stem, stems, values
+from boundloop.domain.words import STOPWORDS
 from boundloop.reasoners.offline.answer_types import Expected
 from boundloop.reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
 from boundloop.reasoners.offline.cloze import fills
@@ -33,7 +34,6 @@ from boundloop.reasoners.offline.ranges import amounts
 from boundloop.reasoners.offline.spans import finditer, has_year, life_date, life_events, year_in
 from boundloop.reasoners.offline.stated import LITERAL_KINDS, stated_by_question
 from boundloop.reasoners.offline.units import Unit, plain
-from boundloop.retrieval.query_terms import STOPWORDS
 
 SUBJECT_BONUS = 2.0
 """How much a definitional sentence's subject is preferred, times the share of the question its description says."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from boundloop.domain.models import Evidence
-from boundloop.retrieval.query_terms import STOPWORDS
+from boundloop.domain.words import STOPWORDS
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 

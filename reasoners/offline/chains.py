@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from boundloop.domain.names import normalise_name, title_keys
 from boundloop.domain.text import entities, name_spans, stems
 from boundloop.policies.deadline import within
 from boundloop.reasoners.offline.name_roles import nationality
 from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, coverage
 from boundloop.reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
 from boundloop.reasoners.offline.spans import finditer
-from boundloop.retrieval.titles import normalise_name, title_keys
 
 MAX_LINKS = 2
 """At most three units in a chain (the loop's budget allows three hops)."""

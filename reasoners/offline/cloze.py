@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from boundloop.retrieval.query_terms import STOPWORDS
+from boundloop.domain.words import STOPWORDS
 
 _ENDS_ON_WHAT = re.compile(r"^(.*?\S)\s+what\s*\??\s*$", re.I)
 _KIND_OF = re.compile(r"\bwhat\s+(?:types?|kinds?|sorts?|genres?|forms?)\s+of\s+([a-z]+)\s*\??\s*$", re.I)

@@ -10,9 +10,9 @@ marked in its column).
 
 from __future__ import annotations
 
+from boundloop.domain.names import normalise_name
 from boundloop.domain.text import stems
 from boundloop.reasoners.offline.reading import Reading
-from boundloop.retrieval.titles import normalise_name
 
 _YES = frozenset({"yes", "y", "✓", "✔", "☑", "x", "true", "included", "available", "open"})
 _NO = frozenset({"no", "n", "-", "–", "—", "✗", "✘", "false", "n/a", "none", "closed", "not included"})

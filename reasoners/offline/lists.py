@@ -12,6 +12,7 @@ import operator
 import re
 from collections.abc import Callable
 
+from boundloop.domain.names import normalise_name
 from boundloop.domain.text import entities, stem, stems
 from boundloop.reasoners.offline.answer_types import Expected
 from boundloop.reasoners.offline.compare import about
@@ -19,7 +20,6 @@ from boundloop.reasoners.offline.flags import columns, distinct, marked
 from boundloop.reasoners.offline.reading import Reading
 from boundloop.reasoners.offline.spans import finditer, spans
 from boundloop.reasoners.offline.units import chunk_ordinal
-from boundloop.retrieval.titles import normalise_name
 
 MAX_ITEMS = 12
 SOURCE_SHARE = 0.6

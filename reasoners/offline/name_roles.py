@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from boundloop.domain.names import base_title
 from boundloop.domain.text import stem, stems
 from boundloop.reasoners.offline.countries import NATIONALITIES
-from boundloop.retrieval.titles import base_title
 
 _BEFORE_WH = re.compile(r"\b([a-z]{3,})\s+(by|in|at|from|for|with|on|into|under|as)\s+(?:which|what|whom|whose)\b",
                         re.I)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import re
 
-from boundloop.domain.models import Assessment, Plan, Refinement, SubQuery, Understanding
+from boundloop.domain.models import Assessment, Plan, Refinement, SearchMode, SubQuery, Understanding
+from boundloop.domain.names import join_names
 from boundloop.domain.text import content_terms, name_spans
 from boundloop.reasoners.offline.definitions import asked_acronym
 from boundloop.reasoners.offline.siblings import field_terms
-from boundloop.retrieval.search import SearchMode
-from boundloop.retrieval.titles import join_names
 
 FIRST_HOP_K = 3
 ENTITY_K = 1

@@ -11,8 +11,8 @@ from typing import NamedTuple
 
 from boundloop.domain.conversation import Turn
 from boundloop.domain.text import entities, values
+from boundloop.domain.words import STOPWORDS
 from boundloop.reasoners.offline.classify import answer_type
-from boundloop.retrieval.query_terms import STOPWORDS
 
 TOKEN = re.compile(r"\w[\w'’-]*")
 WH = frozenset("what which who whom whose when where why how".split())

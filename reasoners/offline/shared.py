@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 
 from boundloop.domain.text import stem, stems
+from boundloop.domain.words import STOPWORDS
 from boundloop.reasoners.offline.answer_types import head_phrase
 from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.compare import about
 from boundloop.reasoners.offline.name_roles import unasked_nationality
 from boundloop.reasoners.offline.reading import GENERIC, Reading
 from boundloop.reasoners.offline.units import chunk_ordinal
-from boundloop.retrieval.query_terms import STOPWORDS
 
 _SHARED = re.compile(r"\bboth\b|\bin common\b|\bshared? by\b|\b(?:do|does|did)\b.*\bshare\b", re.I)
 _PAIR = re.compile(r"\band\b", re.I)

@@ -11,12 +11,12 @@ import re
 from collections import Counter
 
 from boundloop.domain.models import Evidence
+from boundloop.domain.names import normalise_name
 from boundloop.domain.text import stems
 from boundloop.reasoners.offline.answer_types import Expected, head_phrase
 from boundloop.reasoners.offline.flags import columns, distinct, flag
 from boundloop.reasoners.offline.reading import Reading
 from boundloop.reasoners.offline.units import cells_of, chunk_ordinal
-from boundloop.retrieval.titles import normalise_name
 
 _HOW_MANY = re.compile(r"^\s*how many\b", re.IGNORECASE)
 _PEOPLE = frozenset(stems("people person persons staff employees colleagues members workers"))

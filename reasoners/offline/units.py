@@ -12,10 +12,10 @@ from functools import cached_property
 from typing import NamedTuple
 
 from boundloop.domain.models import Evidence
+from boundloop.domain.names import normalise_name
+from boundloop.domain.sentences import bounded_pieces
 from boundloop.domain.text import chunk_sentences, stems
 from boundloop.policies.instructions import data_mask, data_sentences, visible_text
-from boundloop.retrieval.chunking import bounded_pieces
-from boundloop.retrieval.titles import normalise_name
 
 _SUPERSEDED = re.compile(
     r"\b(superseded|no longer (in effect|valid|applies|in use|current)|replaced by|obsolete|archived|outdated|"

@@ -10,7 +10,7 @@ import re
 from typing import NamedTuple
 
 from boundloop.domain.models import Evidence
-from boundloop.retrieval.titles import normalise_name
+from boundloop.domain.names import normalise_name
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _NUMBERED = re.compile(r"\b(?:v|ver|version|rev|revision)\.?\s?(\d+(?:\.\d+)*)\b", re.IGNORECASE)

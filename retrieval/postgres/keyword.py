@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import psycopg
 
+from boundloop.domain.words import content_terms
 from boundloop.policies.entitlements import AccessFilter
 from boundloop.retrieval.backend import Candidate
-from boundloop.retrieval.query_terms import content_terms
 
 K1, B = 1.2, 0.75
 POSTINGS_PER_TERM = 4_000  # the most a ranking reads of one lexeme's postings (its best first; see the docstring)

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from boundloop.cli.main import main
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits, CallBudget
 from boundloop.policies.errors import BoundloopError
 from boundloop.policies.model_breaker import ModelBreaker

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits
 from boundloop.reasoners.llm import LLMReasoner, LLMSettings, build_chat_model
 from tests.llm.openai_stub import Reply, StubServer, schema_name

@@ -13,8 +13,8 @@ from langgraph_sdk import Auth
 from langgraph_sdk.runtime import _ExecutionRuntime, _ReadRuntime
 
 from boundloop.domain.result import RunResult
-from boundloop.graph.builder import build_graph
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.builder import build_graph
+from boundloop.loop.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits
 from boundloop.policies.errors import StepOrderError, UnknownUserError
 from boundloop.runstore.serde import checkpoint_serde

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from functools import cached_property
 
-from boundloop.graph.runner import LoopRunner
+from boundloop.loop.runner import LoopRunner
 from boundloop.policies.budget import BudgetLimits
 from boundloop.policies.entitlements import AccessFilter, EntitlementResolver
 from boundloop.reasoners.factory import build_reasoner
@@ -16,12 +15,6 @@ from boundloop.retrieval.embeddings import build_embeddings
 from boundloop.retrieval.search import EntitledSearcher
 from boundloop.runstore.location import checkpoint_url_from_env, open_run_store, state_dir
 from boundloop.runstore.store import RunStore
-
-
-def add_location_args(parser: argparse.ArgumentParser) -> None:
-    """The `--index` / `--directory` flags every command that reads an index shares."""
-    parser.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX, else the demo corpus)")
-    parser.add_argument("--directory", help="users-to-groups file (default: $BOUNDLOOP_DIRECTORY)")
 
 
 @dataclass

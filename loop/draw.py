@@ -1,8 +1,8 @@
-"""Print the loop's graph as Mermaid, generated from the compiled graph itself: `python3 -m boundloop.graph.draw`."""
+"""Print the loop's graph as Mermaid, generated from the compiled graph itself: `python3 -m boundloop.loop.draw`."""
 
 from __future__ import annotations
 
-from boundloop.graph.builder import build_graph
+from boundloop.loop.builder import build_graph
 
 
 def mermaid() -> str:

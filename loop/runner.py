@@ -23,9 +23,9 @@ from boundloop.domain.conversation import Turn
 from boundloop.domain.models import Evidence
 from boundloop.domain.result import RunResult
 from boundloop.domain.trace import Span
-from boundloop.graph.builder import build_graph
 from boundloop.graph.context import RunContext
 from boundloop.graph.reasoner import Reasoner
+from boundloop.loop.builder import build_graph
 from boundloop.policies.budget import BudgetLimits
 from boundloop.policies.entitlements import AccessFilter, EntitlementResolver
 from boundloop.policies.errors import BoundloopError, StoreDamaged, StoreUnwritable, UnknownConversation

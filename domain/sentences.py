@@ -1,0 +1,154 @@
+"""Sentences of a document's text: how paragraphs, headings, list items, fields and table rows become sentences.
+
+The chunker packs these sentences into chunks, one a line; the reader and the instruction policy split a chunk's
+text back into them (`chunk_sentences`).
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_WORDS = 120
+"""No sentence is longer in words (and no chunk, which packs sentences up to this many words)."""
+MAX_SENTENCE_CHARS = 800
+"""No sentence, row or item is longer: text without punctuation is cut hard (at a space where it has one), so that
+whatever a document holds, every chunk and every unit the reader reads has a bounded cost."""
+
+_PARAGRAPH = re.compile(r"\n\s*\n")
+# A full stop ends a sentence unless it ends an abbreviation that goes on: an initial ('John F. Kennedy'; not 'I',
+# which ends 'World War I.'), a dotted abbreviation ('U.S. Army', 'e.g.') or a title or short form that precedes a
+# name or number ('St. Louis', 'Dr. Lee', 'No. 4', 'Smith v. Jones', 'c. 1850').
+_NOT_AN_END = (
+    r"(?<![\s(\"][A-HJ-Za-z]\.)(?<!^[A-HJ-Za-z]\.)(?<!\.[A-Za-z]\.)"
+    r"(?<!\b(?:St|Dr|Mr|Ms|Mt|Ft|Lt|No|no|vs|Jr|Sr|ca)\.)(?<!\b(?:Mrs|Gen|Col|Maj|Sgt|Det|Rev|Ste|Fig|Ext|ext)\.)"
+    r"(?<!\b(?:Prof|Capt|Dept)\.)"
+)
+_SENTENCE = re.compile(r"(?<=[.!?])" + _NOT_AN_END + r"\s+(?=[\"'(\[A-Z0-9])")
+_STRUCTURED = re.compile(r"^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)")
+_ORDINAL = re.compile(r"^(\d{1,3}[.)])\s+")
+_TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
+_COLUMNS = re.compile(r"\S(?: {2,}|\t+)\S")
+_UNDERLINE = re.compile(r"^(?:={3,}|-{3,}|~{3,})$")
+_FIELD_LINE = re.compile(r"^(?:\*\*|__)?[A-Z][\w ()/&'’.,-]{0,40}?(?:\*\*|__)?\s*:(?:\*\*|__)?\s+\S")
+"""A `Label: value` line ('Wifi (staff): MGW-HOLLIN-OPS', '**Owner:** Priya Raman'): a field."""
+_BOLD_LINE = re.compile(r"^(?:\*\*|__)([^*_]{2,120}?)(?:\*\*|__)$")
+
+
+def _cells(row: str) -> list[str]:
+    return [" ".join(c.replace("**", "").split()) for c in row.strip().strip("|").split("|")]
+
+
+def _table_row(header: list[str], row: str) -> str:
+    """A data row made self-contained: 'Header: cell; Header: cell' (the header row itself is not kept)."""
+    pairs = [f"{h}: {c}" if h else c for h, c in zip(header, _cells(row), strict=False) if c and c not in {"-", "—"}]
+    return "; ".join(pairs)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences; paragraph breaks, headings, list items and table rows also end a sentence.
+
+    Markdown table rows become 'Column: value; ...' so each row carries its header's meaning; rows of a plain-text
+    table aligned with spaces become 'cell; cell'.
+    """
+    sentences: list[str] = []
+    for paragraph in _PARAGRAPH.split(text):
+        prose: list[str] = []
+        header: list[str] = []
+        item = False  # whether the last sentence is a list item that an indented line may continue
+        lines = _underlined_headings(paragraph.splitlines())
+        fields = _field_lines(lines)
+        for n, line in enumerate(lines):
+            stripped = line.strip()
+            if item and not prose and line[:1].isspace() and stripped and not _STRUCTURED.match(stripped):
+                sentences[-1] += " " + " ".join(stripped.split())  # a wrapped list item's next line
+                continue
+            item = bool(re.match(r"^([-*+]|\d+[.)])\s", stripped))
+            if _TABLE_RULE.match(stripped) and stripped.count("|") and sentences:
+                header = _cells(sentences.pop()) if sentences[-1].startswith("|") else header
+                continue
+            if n in fields or _STRUCTURED.match(stripped) or _COLUMNS.search(stripped):
+                sentences.extend(_prose_sentences(prose))
+                prose = []
+                if stripped.startswith("|") and header:
+                    sentences.append(_table_row(header, stripped))
+                elif _COLUMNS.search(stripped) and not _STRUCTURED.match(stripped):
+                    # a row of a plain-text table aligned with spaces: its columns become '; '-separated cells
+                    sentences.append("; ".join(re.split(r" {2,}|\t+", stripped)))
+                else:
+                    sentences.append(" ".join(stripped.split()))
+            elif stripped:
+                prose.append(stripped)
+        sentences.extend(_prose_sentences(prose))
+    return [piece for sentence in sentences for piece in bounded_pieces(sentence)]
+
+
+def bounded_pieces(sentence: str) -> list[str]:
+    """`sentence` as it is, or cut into pieces of at most MAX_WORDS words and MAX_SENTENCE_CHARS characters."""
+    if len(sentence) <= MAX_SENTENCE_CHARS and sentence.count(" ") < MAX_WORDS:
+        return [sentence]
+    pieces: list[str] = []
+    words: list[str] = []
+    size = 0
+    for word in sentence.split(" "):
+        while len(word) > MAX_SENTENCE_CHARS:  # a run without spaces: cut it by characters
+            pieces.extend([" ".join(words)] if words else [])
+            words, size = [], 0
+            pieces.append(word[:MAX_SENTENCE_CHARS])
+            word = word[MAX_SENTENCE_CHARS:]
+        if words and (size + 1 + len(word) > MAX_SENTENCE_CHARS or len(words) >= MAX_WORDS):
+            pieces.append(" ".join(words))
+            words, size = [], 0
+        words.append(word)
+        size += len(word) + (1 if size else 0)
+    if words:
+        pieces.append(" ".join(words))
+    return [piece for piece in pieces if piece]
+
+
+def _field_lines(lines: list[str]) -> set[int]:
+    """The lines of a block of fields: a `Label: value` line next to another one is a field of its own, not prose.
+
+    A lone 'Note: ...' line inside wrapped prose stays prose; 'Address: ...' over 'Design capacity: ...' are two.
+    """
+    like = [bool(_FIELD_LINE.match(line.strip())) for line in lines]
+    return {i for i, field in enumerate(like) if field and ((i and like[i - 1]) or (i + 1 < len(like) and like[i + 1]))}
+
+
+def _underlined_headings(lines: list[str]) -> list[str]:
+    """Plain-text headings underlined with '====' or '----' become Markdown headings; the underline goes.
+
+    A line that is wholly bold ('**When is payday?**', as FAQs set their questions) is a heading too.
+    """
+    out: list[str] = []
+    for line in lines:
+        bold = _BOLD_LINE.match(line.strip())
+        if bold and not bold.group(1).rstrip().endswith(":"):  # 'Owner:' leads into its value
+            out.append("#### " + " ".join(bold.group(1).split()))
+            continue
+        if _UNDERLINE.match(line.strip()):
+            if out and out[-1].strip() and len(out[-1].split()) <= 10 and not _STRUCTURED.match(out[-1].strip()):
+                out[-1] = "## " + out[-1].strip()
+            continue  # a rule under a heading, or on its own: layout
+        out.append(line)
+    return out
+
+
+def chunk_sentences(text: str) -> list[str]:
+    """The sentences of a chunk's text: the chunker puts one sentence (or table row, or list item) per line.
+
+    A numbered item keeps its number with its first sentence ('1. Ask your manager.', not '1.' and 'Ask ...').
+    """
+    found: list[str] = []
+    for line in text.split("\n"):
+        line = line.strip()
+        marker = _ORDINAL.match(line)
+        parts = [s for s in _SENTENCE.split(line[marker.end():] if marker else line) if s]
+        if marker and parts:
+            parts[0] = f"{marker.group(1)} {parts[0]}"
+        found += parts
+    return found
+
+
+def _prose_sentences(lines: list[str]) -> list[str]:
+    joined = " ".join(" ".join(lines).split())
+    return [s for s in _SENTENCE.split(joined) if s] if joined else []
