@@ -22,7 +22,7 @@ NAMED_MAX = 10  # documents named in a summary line before a count
 
 def add_ingest(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", metavar="PATH", help="a .jsonl file or a folder of documents "
-                   "(.md .txt .html .pdf .docx .pptx .xlsx .csv .eml)")
+                   "(.md .txt .html .pdf .docx .pptx .xlsx .csv .eml .msg)")
     p.add_argument("--index", help="index folder (default: $BOUNDLOOP_INDEX)")
     p.add_argument("--default-acl", metavar="GROUP",
                    help="group for documents that name no ACL (an explicit empty ACL stays visible to nobody)")

@@ -16,7 +16,7 @@ def print_result(result: RunResult, question: str | None = None) -> None:
         print(result.answer)
         print("\nSources:")
         for c in result.citations:
-            page = f", page {c.page}" if c.page else ""
+            page = f", page {c.page}" if c.page else (f", sheet {c.sheet}" if c.sheet else "")
             print(f"  [{c.marker}] {c.title} ({c.chunk_id}{page})")
     elif status == "fallback":
         print(result.answer)

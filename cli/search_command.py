@@ -33,7 +33,7 @@ def _print_hits(query: str, user: str, hits: list[SearchHit]) -> None:
     if not hits:
         print(f"No results for {query!r} that {user} may see.")
     for rank, hit in enumerate(hits, start=1):
-        where = f" p.{hit.page}" if hit.page else ""
+        where = f" p.{hit.page}" if hit.page else (f" sheet {hit.sheet}" if hit.sheet else "")
         snippet = hit.text if len(hit.text) <= 220 else hit.text[:217] + "..."
         print(f"{rank:>2}. {hit.title} [{hit.chunk_id}{where}]  score {hit.score:.4f}")
         print(f"    {snippet}")

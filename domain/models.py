@@ -66,6 +66,7 @@ class Evidence(BaseModel):
     found_by: list[str] = Field(default_factory=list, description="Ids of the sub-queries that returned it.")
     rank: int = Field(default=1, description="Best rank in any search that returned it.")
     page: int | None = Field(default=None, description="Page, for paginated sources.")
+    sheet: str | None = Field(default=None, description="The workbook sheet the chunk is on, if any.")
 
 
 class Coverage(BaseModel):
@@ -154,6 +155,8 @@ class Citation(BaseModel):
     chunk_id: str
     title: str
     page: int | None = None
+    sheet: str | None = None
+    """The workbook sheet the cited passage is on; None when it is not on one."""
 
 
 class FallbackResult(BaseModel):

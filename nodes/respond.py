@@ -29,7 +29,7 @@ def _cite(claims: list[Claim], evidence: list[Evidence]) -> tuple[str, list[Clai
                 markers[chunk_id] = len(markers) + 1
                 e = by_id[chunk_id]
                 citations.append(Citation(marker=markers[chunk_id], doc_id=e.doc_id, chunk_id=chunk_id,
-                                          title=e.title, page=e.page))
+                                          title=e.title, page=e.page, sheet=e.sheet))
             numbers.append(markers[chunk_id])
         parts.append(claim.text.rstrip() + " " + "".join(f"[{n}]" for n in numbers))
     return "\n".join(parts), claims, citations

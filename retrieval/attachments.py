@@ -1,4 +1,4 @@
-"""An e-mail's attachments as documents of their own: read like files of the folder, under the message's ACL.
+"""A message's attachments as documents of their own: read like files of the folder, under the message's ACL.
 
 An attachment is readable by exactly those who may read the message that carries it, whatever it says of itself
 (front matter naming another ACL is overruled); its id and source sit under the message's ('move/plan.docx').
@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from boundloop.retrieval.documents import Document, LoadProblem
-from boundloop.retrieval.formats.eml_text import read_eml
+from boundloop.retrieval.formats.office_text import Attachment
 
 LoadFile = Callable[[Path, str], Document | LoadProblem]
 """Reads one file as the folder loader does: (path on disk, path inside the folder) -> a document or a problem."""
@@ -24,13 +24,9 @@ def _safe_name(name: str) -> str:
 
 
 def attachment_items(
-    message: Document, path: Path, suffixes: set[str], load: LoadFile
+    message: Document, where: str, attachments: tuple[Attachment, ...], suffixes: set[str], load: LoadFile
 ) -> Iterator[Document | LoadProblem]:
-    """The attachments of the .eml at `path` whose type ingest reads, as documents under `message`'s ACL."""
-    try:
-        attachments = read_eml(path.read_bytes()).attachments
-    except (OSError, ValueError):
-        return  # the message itself was read a moment ago; a file changed since is read again by the next ingest
+    """The `attachments` of the message at `where` whose type ingest reads, as documents under `message`'s ACL."""
     with tempfile.TemporaryDirectory(prefix="boundloop-attachments-") as folder:
         for number, attachment in enumerate(attachments):
             name = _safe_name(attachment.name)
@@ -42,7 +38,7 @@ def attachment_items(
             file.write_bytes(attachment.data)
             item = load(file, relative)
             if isinstance(item, LoadProblem):
-                yield LoadProblem(f"{path} (attachment {name})", item.message, relative)
+                yield LoadProblem(f"{where} (attachment {name})", item.message, relative)
             else:
                 yield replace(item, doc_id=f"{message.doc_id}/{name}", acl=message.acl, acl_given=message.acl_given,
                               source=relative, origin=message.origin)

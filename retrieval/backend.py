@@ -43,6 +43,7 @@ class StoredChunk:
     source: str
     page: int | None
     acl: frozenset[str]
+    sheet: str | None = None
 
 
 @dataclass(frozen=True)

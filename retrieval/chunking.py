@@ -1,4 +1,4 @@
-"""Sentence-aware chunking with overlap; paginated documents are chunked page by page."""
+"""Sentence-aware chunking with overlap; paginated documents are chunked page by page (a workbook sheet by sheet)."""
 
 from __future__ import annotations
 
@@ -78,8 +78,10 @@ def chunk_document(
     pages: list[tuple[int | None, str]] = (
         [(i + 1, page) for i, page in enumerate(document.pages)] if document.pages else [(None, document.text)]
     )
+    sheets = document.sheets or ()
     chunks: list[Chunk] = []
     for page_number, page_text in pages:
+        sheet = sheets[page_number - 1] if page_number is not None and page_number <= len(sheets) else None
         sentences = split_sentences(page_text)
         paths = _section_paths(sentences, document.title)
         for start, window in _windows(sentences, max_words, overlap_words):
@@ -92,7 +94,8 @@ def chunk_document(
                     title=document.title,
                     text=_with_section(start, window, paths),
                     source=document.source,
-                    page=page_number,
+                    page=None if sheet is not None else page_number,
+                    sheet=sheet,
                 )
             )
     return chunks

@@ -37,6 +37,8 @@ class Document:
     source: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
     pages: tuple[str, ...] | None = None
+    sheets: tuple[str, ...] | None = None
+    """A workbook's sheet names, one per part in `pages`: its passages cite the sheet, not a page number."""
     origin: str = ""
     acl_given: bool = True
     """False when the source named no ACL at all (`--default-acl` applies); an explicit empty list is given."""
@@ -52,14 +54,17 @@ class Document:
 
         The ACL is left out: a document whose ACL alone changed keeps its chunks and vectors (see `ingest`).
         """
-        return _digest([self.title, self.text, self.source, self.metadata, self.pages, salt])
+        sheets = [self.sheets] if self.sheets else []  # absent otherwise: other documents keep their fingerprint
+        return _digest([self.title, self.text, self.source, self.metadata, self.pages, *sheets, salt])
 
     def legacy_content_hash(self, salt: str) -> str:
         """The fingerprint that indexes written before ACL-only updates stored: content and ACL together.
 
         Recognising it upgrades those indexes by rewriting ACLs, instead of re-encoding every document once.
         """
-        return _digest([self.title, self.text, sorted(self.acl), self.source, self.metadata, self.pages, salt])
+        sheets = [self.sheets] if self.sheets else []
+        return _digest([self.title, self.text, sorted(self.acl), self.source, self.metadata, self.pages, *sheets,
+                        salt])
 
 
 def _digest(parts: list[Any]) -> str:
@@ -91,6 +96,8 @@ class Chunk:
     text: str
     source: str
     page: int | None
+    sheet: str | None = None
+    """The workbook sheet the passage is on; None when it is not on one."""
 
 
 class SearchHit(BaseModel):
@@ -102,7 +109,8 @@ class SearchHit(BaseModel):
     text: str = Field(description="The chunk's text.")
     score: float = Field(description="The fused (reciprocal rank fusion) score; higher is better.")
     source: str = Field(default="", description="Where the document came from (path or URL).")
-    page: int | None = Field(default=None, description="1-based page for paginated sources.")
+    page: int | None = Field(default=None, description="1-based page for paginated sources (PDF page, slide).")
+    sheet: str | None = Field(default=None, description="The workbook sheet the passage is on; null otherwise.")
     bm25_rank: int | None = Field(default=None, description="1-based rank in the BM25 list, if present.")
     bm25_score: float | None = Field(default=None, description="BM25 score (higher is better).")
     dense_rank: int | None = Field(default=None, description="1-based rank in the dense list, if present.")

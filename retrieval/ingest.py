@@ -149,19 +149,21 @@ class _Batch:
 
 
 class _Progress:
-    """The embedding progress bar, shown once more than `EMBED_STEP` chunks are embedded: a small ingest is quiet."""
+    """The progress bar: chunks embedded and files read, shown past `EMBED_STEP` chunks (a small ingest is quiet)."""
 
     def __init__(self, shown: bool) -> None:
         self.shown = shown
         self.done = 0
+        self.files = 0
         self.bar: tqdm | None = None
 
     def update(self, chunks: int) -> None:
         self.done += chunks
+        if self.bar is None and self.shown and self.done > EMBED_STEP:
+            self.bar = tqdm(unit="chunk", desc="embedding", file=sys.stderr, initial=self.done - chunks)
         if self.bar is not None:
+            self.bar.set_postfix_str(f"{self.files:,} files read", refresh=False)
             self.bar.update(chunks)
-        elif self.shown and self.done > EMBED_STEP:
-            self.bar = tqdm(unit="chunk", desc="embedding", file=sys.stderr, initial=self.done)
 
     def close(self) -> None:
         if self.bar is not None:
@@ -226,6 +228,7 @@ def ingest(
         with backend.write_session(encoder.name) as session:
             batch = _Batch()
             for document in _admitted(items, default_acl, report, held):
+                bar.files = report.seen + len(report.problems)
                 _plan(document, known.get(document.doc_id), salt, batch, report)
                 if batch.full:
                     _write(session, encoder, batch, bar, report)

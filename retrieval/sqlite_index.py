@@ -19,7 +19,7 @@ from boundloop.retrieval.errors import IndexStoreError, SearchTimeout
 from boundloop.retrieval.private_files import private_database, private_folder
 from boundloop.retrieval.query_terms import search_terms
 from boundloop.retrieval.sqlite_failures import clear_sqlite_errors
-from boundloop.retrieval.sqlite_schema import DAMAGED_REMEDY, INDEX_FILE, connect
+from boundloop.retrieval.sqlite_schema import DAMAGED_REMEDY, INDEX_FILE, connect, has_column
 from boundloop.retrieval.sqlite_session import SqliteWriteSession, stored_rows
 from boundloop.retrieval.sqlite_writes import group_tokens
 from boundloop.retrieval.titles import TitleLexicon
@@ -53,6 +53,8 @@ class SqliteIndex:
             private_database(path)
         self._conn = connect(str(path), create=create, read_only=self.read_only)
         self._meta_conn = connect(str(path), create=False, read_only=self.read_only)
+        # a read-only index written before chunks named their sheet is searched as it is, without one
+        self._sheet = "sheet" if has_column(self._conn, "chunks", "sheet") else "NULL"
         self._write_conn: sqlite3.Connection | None = None  # opened by the first write session
         self._write_lock = threading.Lock()  # one write session at a time on it
         self._checked = False  # integrity, before the first write
@@ -168,14 +170,15 @@ class SqliteIndex:
         marks = ",".join("?" * len(chunk_ids))
         with self._lock:
             rows = self._conn.execute(
-                f"SELECT chunk_id, doc_id, title, text, source, page, acl FROM chunks WHERE chunk_id IN ({marks})",
+                f"SELECT chunk_id, doc_id, title, text, source, page, acl, {self._sheet} FROM chunks "
+                f"WHERE chunk_id IN ({marks})",
                 chunk_ids,
             ).fetchall()
         found: dict[str, StoredChunk] = {}
-        for chunk_id, doc_id, title, text, source, page, acl in rows:
+        for chunk_id, doc_id, title, text, source, page, acl, sheet in rows:
             groups = frozenset(json.loads(acl))
             if access.permits(groups):
-                found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups)
+                found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups, sheet)
         return found
 
     @_clear_errors

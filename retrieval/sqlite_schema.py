@@ -9,7 +9,7 @@ from boundloop.retrieval.errors import IndexStoreError
 from boundloop.retrieval.sqlite_failures import sqlite_failure
 
 INDEX_FILE = "index.db"  # the database inside an index folder
-SCHEMA_VERSION = 2  # 2: documents.origin (the file or folder a document was ingested from)
+SCHEMA_VERSION = 3  # 2: documents.origin (the file or folder a document was ingested from); 3: chunks.sheet
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     text TEXT NOT NULL,
     source TEXT NOT NULL,
     page INTEGER,
+    sheet TEXT,                   -- the workbook sheet a chunk is on; NULL otherwise
     acl TEXT NOT NULL,            -- the document's ACL, JSON
     acl_tokens TEXT NOT NULL,     -- the ACL as group tokens ('g3 g7') for filtering inside FTS queries
     vector BLOB NOT NULL          -- float32, unit length
@@ -79,20 +80,29 @@ def connect(path: str, create: bool, read_only: bool = False) -> sqlite3.Connect
     except sqlite3.DatabaseError as exc:
         raise sqlite_failure(exc, Path(path), "index", DAMAGED_REMEDY) or IndexStoreError(
             f"cannot open index {path}: {exc}") from None
-    if version is not None and int(version[0]) == 1:
-        _upgrade_from_1(conn)
+    if version is not None and int(version[0]) in (1, 2):
+        _upgrade(conn)
         version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-    if version is None or int(version[0]) not in (1, SCHEMA_VERSION):
+    if version is None or int(version[0]) not in (1, 2, SCHEMA_VERSION):
         raise IndexStoreError(f"index {path} has schema version {version and version[0]}, expected {SCHEMA_VERSION}")
     return conn
 
 
-def _upgrade_from_1(conn: sqlite3.Connection) -> None:
-    """Add `documents.origin` in place. A read-only index stays at version 1: searches do not read the column."""
+def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
+
+
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Add `documents.origin` and `chunks.sheet` in place.
+
+    A read-only index stays as it is: searches do not read `origin`, and read `sheet` as NULL where it is missing.
+    """
     try:
         conn.execute("BEGIN IMMEDIATE")
-        if not any(row[1] == "origin" for row in conn.execute("PRAGMA table_info(documents)")):
+        if not has_column(conn, "documents", "origin"):
             conn.execute("ALTER TABLE documents ADD COLUMN origin TEXT NOT NULL DEFAULT ''")
+        if not has_column(conn, "chunks", "sheet"):
+            conn.execute("ALTER TABLE chunks ADD COLUMN sheet TEXT")
         conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
         conn.execute("COMMIT")
     except sqlite3.OperationalError:

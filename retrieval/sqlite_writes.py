@@ -44,10 +44,10 @@ def write_document(conn: sqlite3.Connection, write: DocumentWrite) -> None:
     )
     tokens = " ".join(ensure_group_tokens(conn, doc.acl))
     conn.executemany(
-        "INSERT INTO chunks (chunk_id, doc_id, ordinal, title, text, source, page, acl, acl_tokens, vector) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO chunks (chunk_id, doc_id, ordinal, title, text, source, page, sheet, acl, acl_tokens, vector) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         [
-            (c.chunk_id, c.doc_id, c.ordinal, c.title, c.text, c.source, c.page, acl_json, tokens,
+            (c.chunk_id, c.doc_id, c.ordinal, c.title, c.text, c.source, c.page, c.sheet, acl_json, tokens,
              np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes())
             for i, c in enumerate(write.chunks)
         ],

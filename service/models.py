@@ -110,6 +110,7 @@ class Passage(Strict):
     chunk_id: str
     title: str
     page: int | None
+    sheet: str | None = Field(default=None, description="The workbook sheet the passage is on; null otherwise.")
     text: str = Field(description="The passage as the run read it.")
 
 

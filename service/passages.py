@@ -25,7 +25,7 @@ def cited_passages(state: ServiceState, run_id: str, user: str) -> list[Passage]
     access = AccessFilter.for_principal(state.resolver.resolve(user))
     readable = state.backend.load_chunks([c.chunk_id for c in citations], access)
     return [
-        Passage(marker=c.marker, doc_id=c.doc_id, chunk_id=c.chunk_id, title=c.title, page=c.page,
+        Passage(marker=c.marker, doc_id=c.doc_id, chunk_id=c.chunk_id, title=c.title, page=c.page, sheet=c.sheet,
                 text=evidence[c.chunk_id].text)
         for c in citations if c.chunk_id in evidence and c.chunk_id in readable
     ]

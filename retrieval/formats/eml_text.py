@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import email
 import email.policy
+from datetime import datetime
 from email.message import EmailMessage
 from email.utils import parsedate_to_datetime
-from typing import Any
 
 from boundloop.retrieval.formats.container_check import OLE_MAGIC, ZIP_MAGIC
+from boundloop.retrieval.formats.mail_text import mail_text
 from boundloop.retrieval.formats.office_text import Attachment, OfficeText
 from boundloop.retrieval.html_comments import strip_comments
 from boundloop.retrieval.html_text import html_text
@@ -39,26 +40,19 @@ def _body(message: EmailMessage) -> str:
 
 def message_text(message: EmailMessage) -> OfficeText:
     """A parsed message as text, metadata and attachments (also used for messages inside other formats)."""
-    subject, sender, sent = _header(message, "Subject"), _header(message, "From"), _header(message, "Date")
-    meta: dict[str, Any] = {}
-    if sender:
-        meta["author"] = sender
-    if sent:
-        try:
-            when = parsedate_to_datetime(sent)
-            meta["sent"], meta["date"] = when.isoformat(), when.date().isoformat()
-        except (TypeError, ValueError):
-            meta["sent"] = sent
-    fields = [f"{label}: {value}" for label, value in (("From", sender), ("To", _header(message, "To")),
-                                                       ("Cc", _header(message, "Cc")), ("Date", sent)) if value]
+    date_line = _header(message, "Date")
+    sent: datetime | None = None
+    try:
+        sent = parsedate_to_datetime(date_line) if date_line else None
+    except (TypeError, ValueError):
+        pass  # an unreadable date is shown as it was written, and gives the document no date
     attachments = []
     for part in message.iter_attachments():
         payload = part.get_payload(decode=True)
         if isinstance(payload, bytes) and part.get_filename():
             attachments.append(Attachment(str(part.get_filename()), payload))
-    body = _body(message).strip()
-    text = "\n".join(fields) + ("\n\n" + body if body else "")
-    return OfficeText(title=subject, text=text if body else "", metadata=meta, attachments=tuple(attachments))
+    return mail_text(_header(message, "Subject"), _header(message, "From"), _header(message, "To"),
+                     _header(message, "Cc"), date_line, sent, _body(message), tuple(attachments))
 
 
 def read_eml(data: bytes) -> OfficeText:

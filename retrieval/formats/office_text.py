@@ -17,12 +17,13 @@ class Attachment:
 
 @dataclass(frozen=True)
 class OfficeText:
-    """One file as text: `pages` is set where the format has pages the reader cites (slides)."""
+    """One file as text: `pages` holds the parts the reader cites (slides; sheets, which `sheets` names)."""
 
     title: str
     text: str
     metadata: dict[str, Any] = field(default_factory=dict)
     pages: tuple[str, ...] | None = None
+    sheets: tuple[str, ...] | None = None
     attachments: tuple[Attachment, ...] = ()
 
 

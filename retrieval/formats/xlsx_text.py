@@ -1,4 +1,4 @@
-"""A workbook (.xlsx) or a CSV file as tables: each sheet a heading, its rows in blocks under the header row.
+"""A workbook (.xlsx) or a CSV file as tables: each sheet a part cited by its name, its rows under the header row.
 
 A block of rows is headed by its range ('Rows 2-21'), so a passage cut from a long sheet still says which sheet and
 which rows it came from; every block repeats the header row, so each row is read under its column names.
@@ -66,14 +66,15 @@ def read_xlsx(data: bytes) -> OfficeText:
             blocks = table_sections(sheet.iter_rows(values_only=True), 3)
             if blocks:
                 sheets.append(sheet.title)
-                sections += [f"## {sheet.title}", *blocks]
+                sections.append("\n\n".join([f"## {sheet.title}", *blocks]))
         props = book.properties
         meta = property_metadata(props.creator, props.created, props.modified)
         book.close()
     except (InvalidFileException, KeyError, ValueError, AttributeError, TypeError, IndexError) as exc:
         raise ValueError(f"unreadable Excel file: {exc or type(exc).__name__}") from None
     meta["sheets"] = sheets
-    return OfficeText(title=(props.title or "").strip(), text="\n\n".join(sections), metadata=meta)
+    return OfficeText(title=(props.title or "").strip(), text="\n\n".join(sections), metadata=meta,
+                      pages=tuple(sections), sheets=tuple(sheets))
 
 
 def read_csv(data: bytes) -> OfficeText:

@@ -133,6 +133,9 @@ CREATE INDEX chunks_title_key_1 ON boundloop.chunks ((title_keys[1])) WHERE ordi
 CREATE INDEX chunks_title_key_2 ON boundloop.chunks ((title_keys[2])) WHERE ordinal = 0;
 CREATE INDEX chunks_title_key_3 ON boundloop.chunks ((title_keys[3])) WHERE ordinal = 0;
 """),
+    (6, "chunks name the workbook sheet they are on (citations and search results carry it)", """
+ALTER TABLE boundloop.chunks ADD COLUMN sheet text;
+"""),
 ]
 
 LATEST = MIGRATIONS[-1][0]
