@@ -15,10 +15,10 @@ from boundloop.service.errors import InvalidInput
 
 
 class UploadRejected(InvalidInput):
-    """Lines of the upload that cannot be ingested; nothing was written."""
+    """Lines (or files) of the upload that cannot be ingested, each with why; nothing was written."""
 
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
-        super().__init__(f"{len(problems)} line(s) cannot be ingested; nothing was written")
+    def __init__(self, problems: list[tuple[str, str]], what: str = "line(s)") -> None:
+        super().__init__(f"{len(problems)} {what} cannot be ingested; nothing was written")
         self.problems = problems
 
 
