@@ -1,4 +1,8 @@
-"""Every transition is a span: the `traced` wrapper times a node, books what it spent and records its decision."""
+"""Every transition is a span: the `traced` wrapper times a node, books what it spent and records its decision.
+
+It is also the one place that writes the run's `stop_reason`: a node says which limit stopped it (`StepUpdate.stopped`),
+and a step cut short by the deadline or by a model call the budget refused becomes a stop here.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +12,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from boundloop.domain.steps import STEPS
+from boundloop.domain.steps import CLOSING_STEP, STEPS
 from boundloop.domain.trace import Span
+from boundloop.domain.usage import Usage
 from boundloop.graph.context import RunContext
 from boundloop.graph.state import LoopState
 from boundloop.graph.step_update import StepUpdate
+from boundloop.policies.budget import BudgetExhausted
 from boundloop.policies.deadline import DeadlineReached, step_deadline
 
 NodeFn = Callable[[LoopState, RunContext], StepUpdate]
@@ -33,6 +39,8 @@ def traced(name: str, fn: NodeFn,
                 step = fn(state, context)
             except DeadlineReached:
                 step = _cut_short(name)
+            except BudgetExhausted as stop:
+                step = _call_refused(name, stop)
         if deadline.reached and not step.stopped:  # the step ended early with what it had: the run is incomplete
             step.stopped = "time"
         context.ledger.record(name, step.spent)
@@ -54,3 +62,15 @@ def _cut_short(name: str) -> StepUpdate:
     return StepUpdate({"next_step": following}, decision="cut short",
                       reason="time limit reached inside the step; closing with the best grounded answer so far",
                       stopped="time")
+
+
+def _call_refused(name: str, stop: BudgetExhausted) -> StepUpdate:
+    """A step whose model call would pass a limit, so it was not sent: it changes nothing, and the run closes.
+
+    Understand with 20 tokens left: 'stop', 'model call not sent: tokens limit', next the closing path. What a failed
+    call spent first (`stop.tokens`) is booked. A closing step that raised goes on to the step after it.
+    """
+    rule = STEPS[name] if name in STEPS else None
+    following = rule.next[0] if rule is not None and rule.closing else CLOSING_STEP
+    return StepUpdate({"next_step": following}, decision="stop", reason=str(stop), spent=Usage(tokens=stop.tokens),
+                      stopped=stop.reason)

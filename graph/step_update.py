@@ -12,8 +12,9 @@ from boundloop.domain.usage import StopReason, Usage
 class StepUpdate:
     """A node's result; `spent` goes to the run's ledger, never into the state.
 
-    `stopped` is a limit that cut the step short (a closing step fitted to what was left): it becomes the run's
-    stop reason unless one was recorded before, so the run is marked incomplete.
+    `stopped` is the limit that stopped the step or cut it short (a closing step fitted to what was left): the only
+    way a node reports a stop. `graph.spans.traced` makes it the run's `stop_reason` unless one was recorded before,
+    and the run is marked incomplete.
     """
 
     values: dict[str, Any] = field(default_factory=dict)

@@ -28,12 +28,9 @@ def governor(state: LoopState, context: RunContext) -> StepUpdate:
     usage = context.usage()
     reason = check_before_step(step, usage, context.limits)
     if reason is None and (used_up := spent_limit(usage, context.limits)):  # a closing step: it runs, incomplete
-        return StepUpdate({"stop_reason": used_up}, decision=f"go: {step}",
-                          reason=f"{used_up} limit reached; the run is incomplete")
+        return StepUpdate(decision=f"go: {step}", reason=f"{used_up} limit reached; the run is incomplete",
+                          stopped=used_up)
     if reason is None:
         return StepUpdate(decision=f"go: {step}", reason="within budget")
-    return StepUpdate(
-        {"stop_reason": reason},
-        decision=f"stop before {step}",
-        reason=f"{reason} limit reached; closing with the best grounded answer so far",
-    )
+    return StepUpdate(decision=f"stop before {step}",
+                      reason=f"{reason} limit reached; closing with the best grounded answer so far", stopped=reason)

@@ -6,16 +6,14 @@ from boundloop.domain.usage import Usage
 from boundloop.graph.context import RunContext
 from boundloop.graph.state import LoopState, question_of
 from boundloop.graph.step_update import StepUpdate
-from boundloop.policies.budget import BudgetExhausted
 
 
 def plan(state: LoopState, context: RunContext) -> StepUpdate:
-    """Chooses what to search for first; the search itself is the retrieve step's."""
-    try:
-        result = context.reasoner.plan(question_of(state), state["understanding"], context.call_budget())
-    except BudgetExhausted as stop:
-        return StepUpdate({"stop_reason": stop.reason, "next_step": "synthesise"}, "stop", str(stop),
-                          spent=Usage(tokens=stop.tokens))
+    """Chooses what to search for first; the search itself is the retrieve step's.
+
+    A model call the budget refuses (`BudgetExhausted`) closes the run (`graph.spans`).
+    """
+    result = context.reasoner.plan(question_of(state), state["understanding"], context.call_budget())
     subqueries = result.value.subqueries
     return StepUpdate(
         {"subqueries": subqueries, "next_step": "retrieve"},

@@ -7,7 +7,6 @@ from boundloop.graph.context import RunContext
 from boundloop.graph.history import usable_turns
 from boundloop.graph.state import LoopState
 from boundloop.graph.step_update import StepUpdate
-from boundloop.policies.budget import BudgetExhausted
 
 
 def resolve(state: LoopState, context: RunContext) -> StepUpdate:
@@ -15,6 +14,7 @@ def resolve(state: LoopState, context: RunContext) -> StepUpdate:
 
     The earlier turns are the run store's (`context.history`) or, on the LangGraph server, the thread's (`turns`).
     A question that needs none of them is kept as asked. Only the question changes: what may be searched does not.
+    A model call the budget refuses (`BudgetExhausted`) closes the run on the question as asked (`graph.spans`).
     """
     question = state["question"]
     earlier = context.history if context.history is not None else state.get("turns", [])
@@ -23,11 +23,7 @@ def resolve(state: LoopState, context: RunContext) -> StepUpdate:
     if not turns:
         return StepUpdate({"standalone_question": question, "next_step": "understand"}, "stands alone",
                           ("no earlier turns" if not withheld else "no earlier turns usable") + left_out)
-    try:
-        result = context.reasoner.resolve(question, turns, context.call_budget())
-    except BudgetExhausted as stop:
-        return StepUpdate({"standalone_question": question, "stop_reason": stop.reason, "next_step": "synthesise"},
-                          "stop", str(stop), spent=Usage(tokens=stop.tokens))
+    result = context.reasoner.resolve(question, turns, context.call_budget())
     resolution = result.value
     decision = f"follow-up: {resolution.standalone_question!r}" if resolution.follow_up else "stands alone"
     return StepUpdate(

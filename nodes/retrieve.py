@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from boundloop.domain.models import Evidence
-from boundloop.domain.usage import Usage
+from boundloop.domain.usage import StopReason, Usage
 from boundloop.graph.context import RunContext
 from boundloop.graph.state import LoopState
 from boundloop.graph.step_update import StepUpdate
@@ -54,13 +54,14 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
     calls = 0
     update: dict = {"next_step": "evaluate"}
     reason = f"hop {hop}"
+    stopped: StopReason | None = None
     held = {e.chunk_id for e in state.get("evidence", [])}
     counts: list[str] = []
     for query in pending:
         usage = context.usage(Usage(retrieval_calls=calls))
         stop = check_before_retrieval_call(usage, context.limits)
         if stop:
-            update["stop_reason"], reason = stop, f"{stop} limit reached before {query.id}"
+            stopped, reason = stop, f"{stop} limit reached before {query.id}"
             break
         calls += 1
         ran.append(query.id)
@@ -72,7 +73,7 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
                 timeout=remaining_seconds(usage, context.limits),
             )
         except SearchTimeout:
-            update["stop_reason"], reason = "time", f"{query.id} ran out of time"
+            stopped, reason = "time", f"{query.id} ran out of time"
             break
         except StoreDamaged:
             raise  # not a passing outage: the operator must rebuild the index (the message says how)
@@ -90,4 +91,4 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
     found = len({e.chunk_id for e in evidence})
     decision = f"{calls} searches, {found} chunks" + (f": {', '.join(counts)}" if counts else "")
     spent = Usage(hops=1 if calls else 0, retrieval_calls=calls)
-    return StepUpdate(update, decision=decision, reason=reason, spent=spent)
+    return StepUpdate(update, decision=decision, reason=reason, spent=spent, stopped=stopped)

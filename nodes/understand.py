@@ -6,16 +6,14 @@ from boundloop.domain.usage import Usage
 from boundloop.graph.context import RunContext
 from boundloop.graph.state import LoopState, question_of
 from boundloop.graph.step_update import StepUpdate
-from boundloop.policies.budget import BudgetExhausted
 
 
 def understand(state: LoopState, context: RunContext) -> StepUpdate:
-    """Classifies the question; an out-of-scope question goes straight to respond without any search."""
-    try:
-        result = context.reasoner.understand(question_of(state), context.call_budget())
-    except BudgetExhausted as stop:
-        return StepUpdate({"stop_reason": stop.reason, "next_step": "synthesise"}, "stop", str(stop),
-                          spent=Usage(tokens=stop.tokens))
+    """Classifies the question; an out-of-scope question goes straight to respond without any search.
+
+    A model call the budget refuses (`BudgetExhausted`) closes the run (`graph.spans`).
+    """
+    result = context.reasoner.understand(question_of(state), context.call_budget())
     understanding = result.value
     next_step = "respond" if understanding.query_class == "out_of_scope" else "plan"
     return StepUpdate(
