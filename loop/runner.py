@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -128,23 +128,9 @@ class LoopRunner:
         return self.graph if recorded or self.store is None else self._unrecorded
 
     def ask(self, question: str, user: str, conversation_id: str | None = None) -> RunResult:
-        """One run to its end: answered, abstained or fallback; never past its budget.
-
-        With `conversation_id` (the caller's own) the question may be a follow-up of that conversation's earlier
-        turns; without, it starts a new conversation.
-        """
-        question, run_id, context, config, recorded = self._start(question, user, conversation_id)
-        with self._interrupted_on_error(run_id, recorded):
-            try:
-                values = self._graph_for(recorded).invoke(
-                    {"question": question}, config=config, context=context, durability=DURABILITY)
-            except Exception as exc:
-                if not recorded or not isinstance(failure := self._store_failure(exc), StoreDamaged):
-                    raise
-                log.warning("%s; answering this run again, unrecorded", failure)  # the store broke under the run
-                recorded, values = False, self._unrecorded.invoke({"question": question}, config=config,
-                                                                  context=self.context_for(user, context.history))
-            return self._finish(run_id, question, values, recorded)
+        """One run to its end (see `stream`): the last event of its stream, the spans before it unread."""
+        *_, (_, result) = self.stream(question, user, conversation_id)  # read to its end, so the stream closes
+        return cast(RunResult, result)
 
     @contextmanager
     def _interrupted_on_error(self, run_id: str, recorded: bool) -> Iterator[None]:
@@ -168,25 +154,43 @@ class LoopRunner:
 
     def stream(self, question: str, user: str, conversation_id: str | None = None
                ) -> Iterator[tuple[str, Span | RunResult]]:
-        """Yield ("span", span) per transition, then ("result", result)."""
+        """One run to its end, answered, abstained or fallback, never past its budget, as its transitions happen.
+
+        Yields ("span", span) per transition, then ("result", result). With `conversation_id` (the caller's own)
+        the question may be a follow-up of that conversation's earlier turns; without, it starts a new conversation.
+        A run store found damaged as the run is written does not fail the run: it is answered again, unrecorded
+        (its spans are not sent twice); a full disk stops it (`StoreUnwritable`).
+        """
         question, run_id, context, config, recorded = self._start(question, user, conversation_id)
-        values: dict[str, Any] = {}
-        graph = self._graph_for(recorded)
         with self._interrupted_on_error(run_id, recorded):
             try:
-                for chunk in graph.stream({"question": question}, config=config, context=context,
-                                          durability=DURABILITY, stream_mode=["updates", "values"]):
-                    mode, payload = cast(tuple[str, dict[str, Any]], chunk)
-                    if mode == "updates":
-                        for node, update in payload.items():
-                            if node != "intake":  # it clears the spans (an `Overwrite`); steps add them
-                                for span in (update or {}).get("spans", []):
-                                    yield "span", span
-                    else:
-                        values = payload
+                values = yield from self._transitions(self._graph_for(recorded), question, context, config)
             except Exception as exc:
-                raise (self._store_failure(exc) or exc) from exc
+                if not recorded or not isinstance(failure := self._store_failure(exc), StoreDamaged):
+                    raise
+                log.warning("%s; answering this run again, unrecorded", failure)  # the store broke under the run
+                recorded = False
+                again = self.context_for(user, context.history)
+                values = yield from self._transitions(self._unrecorded, question, again, config, spans=False)
             yield "result", self._finish(run_id, question, values, recorded)
+
+    @staticmethod
+    def _transitions(graph: Loop, question: str, context: RunContext, config: RunnableConfig, spans: bool = True
+                     ) -> Generator[tuple[str, Span], None, dict[str, Any]]:
+        """Run the graph: yield ("span", span) per transition (unless not `spans`); return the final values."""
+        values: dict[str, Any] = {}
+        durability = DURABILITY if graph.checkpointer else None  # nothing to write without a checkpointer
+        for chunk in graph.stream({"question": question}, config=config, context=context, durability=durability,
+                                  stream_mode=["updates", "values"]):
+            mode, payload = cast(tuple[str, dict[str, Any]], chunk)
+            if mode == "values":
+                values = payload
+            elif spans:
+                for node, update in payload.items():
+                    if node != "intake":  # it clears the spans (an `Overwrite`); steps add them
+                        for span in (update or {}).get("spans", []):
+                            yield "span", span
+        return values
 
     def _finish(self, run_id: str, question: str, values: dict[str, Any], recorded: bool) -> RunResult:
         """The run's result from the graph's final values (the output fields of the state), recorded.
