@@ -41,6 +41,8 @@ COMMANDS: tuple[Command, ...] = (
             "boundloop.cli.eval_command:add_eval"),
     Command("serve", "serve the HTTP API (POST /ask, /ask/stream, /ingest; GET /runs, /metrics)",
             "boundloop.cli.serve_command:add_serve"),
+    Command("config", "the effective settings and where each came from (default, environment, flag); secrets masked",
+            "boundloop.cli.config_command:add_config"),
     Command("db", "set up a PostgreSQL index database: roles, pgvector, schema, and the URLs to use",
             "boundloop.cli.db_command:add_db"),
 )

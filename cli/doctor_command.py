@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from boundloop.policies.errors import BoundloopError
+from boundloop.policies.settings import settings
 from boundloop.retrieval.config import demo_index_dir, is_server_url
 from boundloop.retrieval.sqlite_check import Finding, check_index_agrees, check_integrity
 from boundloop.retrieval.sqlite_index import INDEX_FILE
@@ -62,14 +62,12 @@ def _encoder() -> list[Finding]:
 
 def _encoder_file() -> list[Finding]:
     """The built int8 file against the digest recorded when it was built (the offline encoder only)."""
-    from boundloop.policies.env_settings import read
-    from boundloop.retrieval.embeddings import DEFAULT_SPEC
     from boundloop.retrieval.encoder_digest import check
     from boundloop.retrieval.minilm_files import int8_path
 
     model = int8_path()
     try:
-        spec = read("BOUNDLOOP_EMBEDDINGS", DEFAULT_SPEC)
+        spec = settings().embeddings
     except BoundloopError:  # the encoder's line has said so
         return []
     if spec != "minilm" or not model.exists():
@@ -82,7 +80,7 @@ def _encoder_file() -> list[Finding]:
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    index = args.index or os.environ.get("BOUNDLOOP_INDEX") or str(demo_index_dir())
+    index = args.index or settings().index or str(demo_index_dir())
     findings = []
     for check in (_index, _run_store):
         try:

@@ -10,6 +10,7 @@ import sys
 from boundloop import __version__
 from boundloop.cli.commands import COMMANDS
 from boundloop.policies.errors import BoundloopError
+from boundloop.policies.settings import SettingError, settings
 
 SIGPIPE_EXIT = 141  # what a shell reports for a program ended by a closed pipe (128 + SIGPIPE)
 
@@ -30,7 +31,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _command_of(argv: list[str]) -> str | None:
+def command_of(argv: list[str]) -> str | None:
     """The subcommand named on the command line: the first word that is not an option."""
     return next((arg for arg in argv if not arg.startswith("-")), None)
 
@@ -42,13 +43,21 @@ def _quiet_stdout() -> None:
     os.close(devnull)
 
 
+def _debug() -> bool:
+    """`BOUNDLOOP_DEBUG`: show the traceback of an internal error (off when the settings themselves are bad)."""
+    try:
+        return settings().debug
+    except SettingError:
+        return False
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; user errors exit 2 with a one-line message, never a traceback."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     argv = sys.argv[1:] if argv is None else argv
     try:
-        parser = build_parser(_command_of(argv))
+        parser = build_parser(command_of(argv))
         args = parser.parse_args(argv)
         if not getattr(args, "run", None):
             parser.print_help()
@@ -72,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         print("boundloop: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # the last line of defence: a message, not a traceback
-        if os.environ.get("BOUNDLOOP_DEBUG"):
+        if _debug():
             raise
         # The message may quote data the user must not see (ids, text); only its type is shown.
         print(f"boundloop: internal error ({type(exc).__name__}); set BOUNDLOOP_DEBUG=1 for details",

@@ -7,9 +7,8 @@ import os
 import shutil
 import tempfile
 
-from boundloop.policies.env_settings import check_environment
 from boundloop.policies.errors import BoundloopError
-from boundloop.service.master_watch import MASTER_ENV
+from boundloop.policies.settings import export, set_in_environment, settings
 
 APP_FACTORY = "boundloop.service.app:create_app"
 DEMO_CONFLICT = ("--demo serves the bundled demo corpus with its own directory: drop --index and --directory "
@@ -34,6 +33,9 @@ def add_serve(p: argparse.ArgumentParser) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     """Workers are separate processes that import the app factory; settings reach them through the environment.
 
+    The flags that set a setting (`--index`, `--directory`, `--demo`, `--access-log`) are exported as their
+    `BOUNDLOOP_*` variables (`policies.settings.export`), so this process and every worker read the same values.
+
     The settings and the directory are checked here first, so a mistake is one clear error, not a worker crash.
     """
     import uvicorn
@@ -43,24 +45,17 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise BoundloopError("--workers must be at least 1")
-    if args.demo and (args.index or args.directory or os.environ.get("BOUNDLOOP_INDEX")
-                      or os.environ.get("BOUNDLOOP_DIRECTORY")):
+    configured = settings()  # every BOUNDLOOP_* setting checked: one clear line, not a worker's crash
+    if args.demo and (args.index or args.directory or configured.index or configured.directory):
         raise BoundloopError(DEMO_CONFLICT)
-    if args.index:
-        os.environ["BOUNDLOOP_INDEX"] = args.index
-    if args.directory:
-        os.environ["BOUNDLOOP_DIRECTORY"] = args.directory
-    os.environ["BOUNDLOOP_DEMO"] = "1" if args.demo else ""
-    if args.access_log:
-        os.environ["BOUNDLOOP_ACCESS_LOG"] = args.access_log
-    check_environment()  # every numeric and enumerated BOUNDLOOP_* setting: one clear line, not a worker's crash
+    export({"index": args.index, "directory": args.directory, "demo": args.demo, "access_log": args.access_log})
     open_directory(ServiceSettings.from_env())
     metrics_dir = None
-    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if args.workers > 1 and not configured.prometheus_multiproc_dir:
         # Each worker writes its samples here; /metrics on any worker sums them all.
         metrics_dir = tempfile.mkdtemp(prefix="boundloop-metrics-")
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
-    os.environ[MASTER_ENV] = str(os.getpid())  # workers leave when this process dies (service.master_watch)
+        set_in_environment("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
+    export({"serve_master": os.getpid()})  # workers leave when this process dies (service.master_watch)
     try:
         # proxy_headers=False: uvicorn would believe X-Forwarded-For from 127.0.0.1; the app reads forwarded
         # headers from BOUNDLOOP_TRUSTED_PROXIES only (service.forwarded)

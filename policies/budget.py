@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, fields
 
 from boundloop.domain.steps import NextStep, is_working
 from boundloop.domain.usage import StopReason, Usage
-from boundloop.policies.env_settings import read
 from boundloop.policies.model_breaker import ModelBreaker
+from boundloop.policies.settings import Settings, settings
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,10 @@ class BudgetLimits:
     max_retrieval_calls: int = 6
 
     @classmethod
-    def from_env(cls) -> BudgetLimits:
-        """Each limit from `BOUNDLOOP_<LIMIT>` (`BOUNDLOOP_MAX_HOPS`, `_MAX_TOKENS`, ...), else its default."""
-        return cls(**{limit.name: read(f"BOUNDLOOP_{limit.name.upper()}", limit.default) for limit in fields(cls)})
+    def from_env(cls, configured: Settings | None = None) -> BudgetLimits:
+        """Each limit from its setting (`BOUNDLOOP_MAX_HOPS`, `_MAX_TOKENS`, ...; `policies.settings`)."""
+        chosen = configured or settings()
+        return cls(**{limit.name: getattr(chosen, limit.name) for limit in fields(cls)})
 
 
 def check_before_step(step: NextStep, usage: Usage, limits: BudgetLimits) -> StopReason | None:

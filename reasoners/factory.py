@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from boundloop.graph.reasoner import Reasoner
-from boundloop.policies.env_settings import read
 from boundloop.policies.errors import BoundloopError
+from boundloop.policies.settings import settings
 from boundloop.reasoners.offline import OfflineReasoner
 
 
 def build_reasoner(spec: str | None = None) -> Reasoner:
-    spec = (spec or read("BOUNDLOOP_MODEL", "offline")).strip()
+    spec = (spec or settings().model).strip()
     if spec == "offline":
         return OfflineReasoner()
     provider, _, model = spec.partition(":")

@@ -6,15 +6,14 @@ before it is opened; a JSONL line while it is read, so that an oversized line is
 
 from __future__ import annotations
 
-from boundloop.policies.env_settings import read
+from boundloop.policies.settings import settings
 
 SETTING = "BOUNDLOOP_MAX_DOCUMENT_BYTES"
-MAX_DOCUMENT_BYTES = 20_000_000
 
 
 def max_document_bytes() -> int:
-    """The limit in bytes: the setting (a bad value is a `SettingError`), or `MAX_DOCUMENT_BYTES` when unset."""
-    return int(read(SETTING, MAX_DOCUMENT_BYTES))
+    """The limit in bytes: the setting (a bad value is a `SettingError`; 20,000,000 when unset)."""
+    return settings().max_document_bytes
 
 
 def too_large(what: str, size: int, limit: int) -> str:

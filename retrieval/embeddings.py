@@ -17,14 +17,13 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from boundloop.policies.env_settings import read
 from boundloop.policies.errors import StoreDamaged
+from boundloop.policies.settings import settings
 from boundloop.retrieval.cache import cache_dir as cache_dir  # re-exported: older imports name it here
 from boundloop.retrieval.encoder_digest import warn_if_changed
 from boundloop.retrieval.errors import IndexStoreError
 from boundloop.retrieval.minilm_files import ensure_int8_model, model_dir
 
-DEFAULT_SPEC = "minilm"
 # One text per run: measured fastest for ~100-word chunks on 2 cores (batches of 8 length-sorted texts encoded
 # ~35% fewer per second: 97 against 150 texts/s, `benchmarks/RESULTS-retrieval.md`); no padding either
 BATCH_SIZE = 1
@@ -178,7 +177,7 @@ class HostedEmbeddings(Embeddings):
 @lru_cache(maxsize=4)
 def build_embeddings(spec: str | None = None) -> Any:
     """The encoder named by `spec` (or `BOUNDLOOP_EMBEDDINGS`); one instance per process and spec."""
-    spec = (spec or read("BOUNDLOOP_EMBEDDINGS", DEFAULT_SPEC)).strip()
+    spec = (spec or settings().embeddings).strip()
     if spec == "minilm":
         return MiniLMOnnxEmbeddings()
     if spec == "minilm-fp32":

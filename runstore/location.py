@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from boundloop.policies.errors import BoundloopError, StoreUnwritable
+from boundloop.policies.settings import Settings, settings
 from boundloop.retrieval.cache import cache_dir
 from boundloop.retrieval.config import is_server_url
 from boundloop.runstore.retention import Retention
@@ -18,9 +19,9 @@ from boundloop.runstore.store import RunStore
 RUNS_FILE = "runs.db"
 
 
-def checkpoint_url_from_env() -> str | None:
+def checkpoint_url_from_env(configured: Settings | None = None) -> str | None:
     """`BOUNDLOOP_CHECKPOINT_URL`, checked: a postgresql:// URL, or None for SQLite."""
-    url = os.environ.get("BOUNDLOOP_CHECKPOINT_URL") or None
+    url = (configured or settings()).checkpoint_url
     if url and not is_server_url(url):
         raise BoundloopError("BOUNDLOOP_CHECKPOINT_URL must be a postgresql:// URL (unset it for SQLite)")
     return url
@@ -31,7 +32,7 @@ def state_dir(index: str) -> Path:
 
     An index in a folder that cannot be written is still searched; its runs need `BOUNDLOOP_STATE_DIR`.
     """
-    configured = os.environ.get("BOUNDLOOP_STATE_DIR")
+    configured = settings().state_dir
     if configured:
         return Path(configured)
     if "://" in index:

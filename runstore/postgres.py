@@ -15,8 +15,8 @@ from psycopg.rows import dict_row, tuple_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from boundloop.policies.env_settings import read
 from boundloop.policies.errors import BoundloopError, StoreUnwritable
+from boundloop.policies.settings import settings
 from boundloop.runstore.pooled_saver import PooledPostgresSaver
 from boundloop.runstore.retention import Retention
 from boundloop.runstore.schema import ColumnTypes, migrations
@@ -27,7 +27,6 @@ from boundloop.runstore.store import RunStore
 MIGRATIONS = migrations(ColumnTypes(real="DOUBLE PRECISION", boolean="BOOLEAN", json="JSONB"))
 # Workers start together; one advisory lock keeps their schema migrations from racing each other.
 _SETUP_LOCK_KEY = 0x626F756E64  # "bound"
-DEFAULT_POOL_SIZE = 8
 SETUP_TIMEOUT_S = 60.0
 
 
@@ -55,7 +54,7 @@ class PostgresRunStore(RunStore):
 
     def __init__(self, url: str, pool_size: int | None = None, retention: Retention | None = None) -> None:
         self.retention = retention or Retention()
-        size = pool_size or read("BOUNDLOOP_PG_POOL_SIZE", DEFAULT_POOL_SIZE)
+        size = pool_size or settings().pg_pool_size
         self._pool = ConnectionPool(
             url, min_size=1, max_size=size, open=True, timeout=30,
             kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},

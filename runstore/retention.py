@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boundloop.policies.env_settings import read
+from boundloop.policies.settings import Settings, settings
 
 PRUNE_BATCH = 50  # runs deleted in one step: each step's transactions stay short
 INTERRUPTED_AFTER_S = 3600.0  # an unfinished run of a process this host cannot check is given up after this long
@@ -26,8 +26,7 @@ class Retention:
         return self.max_age_days * 86_400
 
     @classmethod
-    def from_env(cls) -> Retention:
+    def from_env(cls, configured: Settings | None = None) -> Retention:
         """`BOUNDLOOP_RUNS_KEEP` (a whole number, at least 1) and `BOUNDLOOP_RUNS_MAX_AGE_DAYS` (more than 0)."""
-        defaults = cls()
-        return cls(keep=read("BOUNDLOOP_RUNS_KEEP", defaults.keep),
-                   max_age_days=read("BOUNDLOOP_RUNS_MAX_AGE_DAYS", defaults.max_age_days))
+        chosen = configured or settings()
+        return cls(keep=chosen.runs_keep, max_age_days=chosen.runs_max_age_days)

@@ -17,7 +17,7 @@ from typing import Literal, get_args
 
 from starlette.types import ASGIApp, Scope
 
-from boundloop.policies.env_settings import read
+from boundloop.policies.settings import settings
 from boundloop.service.response_watch import ReportingMiddleware, ResponseWatch
 
 AccessLogFormat = Literal["text", "json", "off"]
@@ -28,7 +28,7 @@ USER_KEY = "user"  # request.state.user, set by `service.dependencies.current_us
 
 
 def format_from_env() -> AccessLogFormat:
-    value: AccessLogFormat = read(ENV, "text")  # policies.env_settings allows FORMATS
+    value: AccessLogFormat = settings().access_log  # type: ignore[assignment]  # its rule allows FORMATS
     return value
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from boundloop.policies.env_settings import Network
+from boundloop.policies.setting_rules import Network
 
 SCHEMES = {"http": ("http", "ws"), "https": ("https", "wss")}
 

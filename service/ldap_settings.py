@@ -7,13 +7,12 @@ Checked in full when the service starts: a setting that cannot work is one line 
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from boundloop.policies.env_settings import read
 from boundloop.policies.errors import BoundloopError
+from boundloop.policies.settings import Settings, env_name, settings
 
 DEFAULT_USER_ATTRIBUTE = "uid"  # Active Directory: sAMAccountName or userPrincipalName
 DEFAULT_CACHE_S = 60.0
@@ -38,36 +37,36 @@ class LdapSettings(BaseModel):
                            description="How long past the cache time old groups serve while the directory is down.")
 
     @classmethod
-    def from_env(cls) -> LdapSettings | None:
+    def from_env(cls, configured: Settings | None = None) -> LdapSettings | None:
         """None without `BOUNDLOOP_LDAP_URL`; anything malformed is a one-line `BoundloopError`."""
-        env = os.environ
-        url = env.get("BOUNDLOOP_LDAP_URL", "").strip()
+        chosen = configured or settings()
+        url = (chosen.ldap_url or "").strip()
         if not url:
             return None
         if importlib.util.find_spec("ldap3") is None:
             raise BoundloopError("BOUNDLOOP_LDAP_URL is set: LDAP needs its extra, pip install 'boundloop[identity]'")
         if not re.fullmatch(r"ldaps?://[^/\s?#]+/?", url):
             raise BoundloopError(f"BOUNDLOOP_LDAP_URL={url!r} must be ldap://host[:port] or ldaps://host[:port]")
-        user_base, group_base = (_dn(env, name) for name in ("BOUNDLOOP_LDAP_USER_BASE", "BOUNDLOOP_LDAP_GROUP_BASE"))
-        bind_dn = env.get("BOUNDLOOP_LDAP_BIND_DN", "").strip() or None
+        user_base, group_base = (_dn(chosen, field) for field in ("ldap_user_base", "ldap_group_base"))
+        bind_dn = (chosen.ldap_bind_dn or "").strip() or None
         if bind_dn is not None:
-            _dn(env, "BOUNDLOOP_LDAP_BIND_DN")
-        password = env.get("BOUNDLOOP_LDAP_BIND_PASSWORD") or None
+            _dn(chosen, "ldap_bind_dn")
+        password = chosen.ldap_bind_password.get_secret_value() if chosen.ldap_bind_password else None
         if bind_dn is not None and password is None:
             raise BoundloopError("BOUNDLOOP_LDAP_BIND_DN is set: set BOUNDLOOP_LDAP_BIND_PASSWORD too")
-        attribute = env.get("BOUNDLOOP_LDAP_USER_ATTRIBUTE", "").strip() or DEFAULT_USER_ATTRIBUTE
+        attribute = (chosen.ldap_user_attribute or "").strip() or DEFAULT_USER_ATTRIBUTE
         if not _ATTRIBUTE.fullmatch(attribute):
             raise BoundloopError(f"BOUNDLOOP_LDAP_USER_ATTRIBUTE={attribute!r} must be an attribute name such as "
                                  "uid, sAMAccountName or userPrincipalName")
         return cls(url=url.rstrip("/"), bind_dn=bind_dn, bind_password=password, user_base=user_base,
                    group_base=group_base, user_attribute=attribute,
-                   cache_s=read("BOUNDLOOP_LDAP_CACHE_SECONDS", DEFAULT_CACHE_S),
-                   grace_s=read("BOUNDLOOP_LDAP_GRACE_SECONDS", DEFAULT_GRACE_S))
+                   cache_s=chosen.ldap_cache_seconds, grace_s=chosen.ldap_grace_seconds)
 
 
-def _dn(env: os._Environ[str], name: str) -> str:
+def _dn(chosen: Settings, field: str) -> str:
     """A distinguished name such as `ou=people,dc=example,dc=com`; required."""
-    value = env.get(name, "").strip()
+    name = env_name(field)
+    value = (getattr(chosen, field) or "").strip()
     if not value:
         raise BoundloopError(f"BOUNDLOOP_LDAP_URL is set: set {name} too (a DN such as ou=people,dc=example,dc=com)")
     if not all(_DN_PART.fullmatch(part.strip()) for part in re.split(r"(?<!\\),", value)):

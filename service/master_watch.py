@@ -14,7 +14,8 @@ import signal
 import threading
 import time
 
-MASTER_ENV = "BOUNDLOOP_SERVE_MASTER"
+from boundloop.policies.settings import settings
+
 POLL_S = 0.5
 GRACE_S = 10.0
 log = logging.getLogger(__name__)
@@ -31,7 +32,7 @@ def _watch(master: int) -> None:
 
 def watch_master() -> None:
     """In a worker of `boundloop serve`, start watching the master; anywhere else, do nothing."""
-    master = os.environ.get(MASTER_ENV, "")
-    if not master.isdigit() or int(master) == os.getpid():
+    master = settings().serve_master
+    if master is None or master == os.getpid():
         return
-    threading.Thread(target=_watch, args=(int(master),), name="boundloop-master-watch", daemon=True).start()
+    threading.Thread(target=_watch, args=(master,), name="boundloop-master-watch", daemon=True).start()

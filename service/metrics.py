@@ -6,13 +6,12 @@ worker writes its samples there and `/metrics` from any worker reports the sum o
 
 from __future__ import annotations
 
-import os
-
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from boundloop.domain.result import RunResult
 from boundloop.policies.budget import BudgetLimits, used_shares
+from boundloop.policies.settings import settings
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0)
 RATIO_BUCKETS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -46,7 +45,7 @@ def observe_request(method: str, route: str, status: int, seconds: float) -> Non
 
 def render() -> tuple[bytes, str]:
     """The exposition text, summed over all worker processes when running multi-process."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if settings().prometheus_multiproc_dir:
         registry = CollectorRegistry()
         MultiProcessCollector(registry)
         return generate_latest(registry), CONTENT_TYPE_LATEST

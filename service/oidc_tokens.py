@@ -8,7 +8,6 @@ refusal is `AuthenticationFailed` with a short reason.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +15,7 @@ import jwt
 from pydantic import BaseModel, ConfigDict, Field
 
 from boundloop.policies.errors import BoundloopError
+from boundloop.policies.settings import Settings, settings
 from boundloop.service.errors import AuthenticationFailed
 from boundloop.service.oidc_keys import ProviderKeys
 
@@ -38,23 +38,24 @@ class OidcSettings(BaseModel):
     client_secret: str | None = Field(default=None, description="The web page's client secret.")
 
     @classmethod
-    def from_env(cls) -> OidcSettings | None:
+    def from_env(cls, configured: Settings | None = None) -> OidcSettings | None:
         """None without `BOUNDLOOP_OIDC_ISSUER`; a missing or malformed companion setting is a `BoundloopError`."""
-        env = os.environ
-        issuer = env.get("BOUNDLOOP_OIDC_ISSUER", "").strip()
+        chosen = configured or settings()
+        issuer = (chosen.oidc_issuer or "").strip()
         if not issuer:
             return None
         if not issuer.startswith(("https://", "http://")):
             raise BoundloopError(f"BOUNDLOOP_OIDC_ISSUER={issuer!r} must be an https:// URL")
-        audience = env.get("BOUNDLOOP_OIDC_AUDIENCE", "").strip() or env.get("BOUNDLOOP_OIDC_CLIENT_ID", "").strip()
+        client_id = (chosen.oidc_client_id or "").strip() or None
+        audience = (chosen.oidc_audience or "").strip() or client_id
         if not audience:
             raise BoundloopError("BOUNDLOOP_OIDC_ISSUER is set: set BOUNDLOOP_OIDC_AUDIENCE too (the `aud` tokens "
                                  "for this service carry)")
         return cls(issuer=issuer, audience=audience,
-                   user_claim=env.get("BOUNDLOOP_OIDC_USER_CLAIM", "").strip() or DEFAULT_USER_CLAIM,
-                   groups_claim=env.get("BOUNDLOOP_OIDC_GROUPS_CLAIM", "").strip() or DEFAULT_GROUPS_CLAIM,
-                   client_id=env.get("BOUNDLOOP_OIDC_CLIENT_ID", "").strip() or None,
-                   client_secret=env.get("BOUNDLOOP_OIDC_CLIENT_SECRET") or None)
+                   user_claim=(chosen.oidc_user_claim or "").strip() or DEFAULT_USER_CLAIM,
+                   groups_claim=(chosen.oidc_groups_claim or "").strip() or DEFAULT_GROUPS_CLAIM,
+                   client_id=client_id,
+                   client_secret=chosen.oidc_client_secret.get_secret_value() if chosen.oidc_client_secret else None)
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,6 @@ from collections import OrderedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from boundloop.policies import env_settings
-
 FAILED_AUTH_COST = 10.0
 MAX_TRACKED = 10_000  # buckets kept per table; the least recently used go first (a full bucket loses nothing)
 
@@ -26,10 +24,9 @@ class Rate(BaseModel):
     per_s: float = Field(gt=0, description="Seconds in which a spent bucket refills completely.")
 
     @classmethod
-    def parse(cls, text: str, setting: str) -> Rate | None:
-        """'120/minute', '10/s', '1000/hour', '30/10s'; 'off' (or 0) is None: no limit (`policies.env_settings`)."""
-        parsed = env_settings.parse(setting, text)
-        return cls(requests=parsed[0], per_s=parsed[1]) if parsed else None
+    def of(cls, setting: tuple[int, int] | None) -> Rate | None:
+        """A rate setting, `(requests, seconds)` as `policies.settings` parses '30/10s'; None (`off`) is no limit."""
+        return cls(requests=setting[0], per_s=setting[1]) if setting else None
 
     def __str__(self) -> str:
         return f"{self.requests}/{self.per_s:g}s"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from boundloop.policies.env_settings import Network, read
 from boundloop.policies.errors import BoundloopError
+from boundloop.policies.setting_rules import Network
+from boundloop.policies.settings import Settings, settings
 from boundloop.runstore.location import checkpoint_url_from_env
 from boundloop.service.identity import DEFAULT_JWT_MAX_TTL_S
 from boundloop.service.ldap_settings import LdapSettings
@@ -17,8 +16,6 @@ from boundloop.service.rate_limit import Rate
 MAX_BODY_BYTES = 64 * 1024
 MAX_INGEST_BYTES = 8 * 1024 * 1024
 MIN_JWT_SECRET_BYTES = 32
-DEFAULT_RATE_PER_KEY = "120/minute"
-DEFAULT_RATE_PER_ADDRESS = "600/minute"
 
 
 class ServiceSettings(BaseModel):
@@ -59,35 +56,31 @@ class ServiceSettings(BaseModel):
         return secret
 
     @classmethod
-    def from_env(cls) -> ServiceSettings:
-        """The settings from `BOUNDLOOP_*` variables (docs/service.md lists them); a bad value is a clear error.
+    def from_env(cls, configured: Settings | None = None) -> ServiceSettings:
+        """The service's part of the deployment settings (`policies.settings`; docs/service.md lists them).
 
-        `BOUNDLOOP_INDEX`, `_DIRECTORY`, `_DEMO`, `_CHECKPOINT_URL`, `_JWT_SECRET`, `_JWT_MAX_TTL`,
-        `_MAX_BODY_BYTES`, `_MAX_INGEST_BYTES`, `_RATE_PER_KEY`, `_RATE_PER_ADDRESS`, `_TRUSTED_PROXIES`, the
-        `_OIDC_*` and `_LDAP_*` settings (docs/identity.md); the numeric and enumerated ones are checked by
-        `policies.env_settings`.
+        A bad value is a clear error: the numeric and enumerated ones when the settings are read, the JWT secret,
+        the checkpoint URL and the `_OIDC_*` and `_LDAP_*` settings (docs/identity.md) here.
         """
-        env = os.environ
-        url = checkpoint_url_from_env()
-        secret = env.get("BOUNDLOOP_JWT_SECRET") or None
+        chosen = configured or settings()
+        url = checkpoint_url_from_env(chosen)
+        secret = chosen.jwt_secret.get_secret_value() if chosen.jwt_secret else None
         try:
             cls._long_enough(secret)
         except ValueError as exc:
             raise BoundloopError(str(exc)) from None
         return cls(
-            index=env.get("BOUNDLOOP_INDEX") or None,
-            directory=env.get("BOUNDLOOP_DIRECTORY") or None,
-            demo=read("BOUNDLOOP_DEMO", False),
+            index=chosen.index,
+            directory=chosen.directory,
+            demo=chosen.demo,
             checkpoint_url=url,
             jwt_secret=secret,
-            jwt_max_ttl_s=read("BOUNDLOOP_JWT_MAX_TTL", DEFAULT_JWT_MAX_TTL_S),
-            max_body_bytes=read("BOUNDLOOP_MAX_BODY_BYTES", MAX_BODY_BYTES),
-            max_ingest_bytes=read("BOUNDLOOP_MAX_INGEST_BYTES", MAX_INGEST_BYTES),
-            rate_per_key=Rate.parse(env.get("BOUNDLOOP_RATE_PER_KEY") or DEFAULT_RATE_PER_KEY,
-                                    "BOUNDLOOP_RATE_PER_KEY"),
-            rate_per_address=Rate.parse(env.get("BOUNDLOOP_RATE_PER_ADDRESS") or DEFAULT_RATE_PER_ADDRESS,
-                                        "BOUNDLOOP_RATE_PER_ADDRESS"),
-            trusted_proxies=read("BOUNDLOOP_TRUSTED_PROXIES", ()),
-            oidc=OidcSettings.from_env(),
-            ldap=LdapSettings.from_env(),
+            jwt_max_ttl_s=chosen.jwt_max_ttl,
+            max_body_bytes=chosen.max_body_bytes,
+            max_ingest_bytes=chosen.max_ingest_bytes,
+            rate_per_key=Rate.of(chosen.rate_per_key),
+            rate_per_address=Rate.of(chosen.rate_per_address),
+            trusted_proxies=chosen.trusted_proxies,
+            oidc=OidcSettings.from_env(chosen),
+            ldap=LdapSettings.from_env(chosen),
         )

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from boundloop.cli.main import main
-from boundloop.policies.env_settings import SettingError
+from boundloop.policies.settings import SettingError, Settings
 from boundloop.retrieval import loaders
-from boundloop.retrieval.document_limit import MAX_DOCUMENT_BYTES
 from boundloop.retrieval.documents import Document, LoadProblem
 from boundloop.retrieval.loaders import load_folder, load_jsonl
 from tests.conftest import HashEncoder
@@ -64,11 +63,11 @@ def test_a_line_of_exactly_the_limit_is_taken(tmp_path, monkeypatch):
 
 def test_the_default_limit_is_20_mb(tmp_path, monkeypatch):
     monkeypatch.delenv("BOUNDLOOP_MAX_DOCUMENT_BYTES", raising=False)
-    assert MAX_DOCUMENT_BYTES == 20_000_000
+    assert Settings.model_fields["max_document_bytes"].default == 20_000_000
     head = '{"id": "huge", "acl": ["g"], "text": "'
     path = tmp_path / "d.jsonl"
     with path.open("w") as out:
-        out.write(head + "z" * (MAX_DOCUMENT_BYTES + 1 - len(head) - 2) + '"}\n')
+        out.write(head + "z" * (20_000_000 + 1 - len(head) - 2) + '"}\n')
     [problem] = list(load_jsonl(path))
     assert isinstance(problem, LoadProblem) and "20,000,001 bytes, over the limit of 20,000,000" in problem.message
 

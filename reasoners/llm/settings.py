@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from boundloop.policies.env_settings import read
 from boundloop.policies.errors import BoundloopError
+from boundloop.policies.settings import Settings, settings
 
 Provider = Literal["openai", "azure_openai"]
 Method = Literal["json_schema", "function_calling", "json_mode"]
@@ -66,20 +65,20 @@ class LLMSettings(BaseModel):
         return min(seconds, self.call_timeout) if self.call_timeout else seconds
 
     @classmethod
-    def from_env(cls, provider: str, model: str) -> LLMSettings:
-        """Settings for `provider:model` (from BOUNDLOOP_MODEL) plus the BOUNDLOOP_* variables that tune it."""
-        env = os.environ
+    def from_env(cls, provider: str, model: str, configured: Settings | None = None) -> LLMSettings:
+        """Settings for `provider:model` (from BOUNDLOOP_MODEL) plus the BOUNDLOOP_* settings that tune it."""
+        chosen = configured or settings()  # each bad value is a one-line error naming its variable
         try:
             return cls.model_validate({
                 "provider": provider,
                 "model": model,
-                "base_url": env.get("BOUNDLOOP_OPENAI_BASE_URL") or None,
-                "method": read("BOUNDLOOP_LLM_METHOD", "json_schema"),  # each a one-line error naming its variable
-                "temperature": read("BOUNDLOOP_LLM_TEMPERATURE"),
-                "call_timeout": read("BOUNDLOOP_LLM_TIMEOUT"),
-                "call_share": read("BOUNDLOOP_LLM_CALL_SHARE", CALL_SHARE),
-                "max_output_tokens": read("BOUNDLOOP_LLM_MAX_OUTPUT_TOKENS"),
-                "prompts_path": env.get("BOUNDLOOP_PROMPTS") or None,
+                "base_url": chosen.openai_base_url,
+                "method": chosen.llm_method,
+                "temperature": chosen.llm_temperature,
+                "call_timeout": chosen.llm_timeout,
+                "call_share": chosen.llm_call_share,
+                "max_output_tokens": chosen.llm_max_output_tokens,
+                "prompts_path": chosen.prompts,
             })
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())

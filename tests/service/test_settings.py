@@ -70,8 +70,9 @@ def test_rate_limits_are_on_by_default_from_the_environment_and_off_when_built_d
 
 @pytest.mark.parametrize("text, rate", [("120/minute", (120, 60)), ("10/s", (10, 1)), ("1000/hour", (1000, 3600)),
                                         ("30/10s", (30, 10)), ("5 / min", (5, 60)), ("7/minutes", (7, 60))])
-def test_rates_parse(text, rate):
-    assert Rate.parse(text, "BOUNDLOOP_RATE_PER_KEY") == Rate(requests=rate[0], per_s=rate[1])
+def test_rates_parse(env, text, rate):
+    env.setenv("BOUNDLOOP_RATE_PER_KEY", text)
+    assert ServiceSettings.from_env().rate_per_key == Rate(requests=rate[0], per_s=rate[1])
 
 
 def test_demo_mode_comes_from_boundloop_demo(env):

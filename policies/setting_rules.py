@@ -1,19 +1,15 @@
-"""Deployment settings from the environment: what each numeric or enumerated `BOUNDLOOP_*` variable allows.
+"""What a numeric or enumerated setting allows: the rules `policies.settings` attaches to its fields.
 
-`RULES` declares every such variable once; `read(name, default)` gives its value, parsed, and `check_environment()`
-checks every one that is set (`boundloop serve` runs it before it starts a worker, so no worker dies of a typo). A
-bad value is one line naming the variable, the value and what is allowed (`SettingError`); an unset or blank
-variable is its default. The defaults stay with the code that uses each value. Free-form settings (paths, URLs, the
-JWT secret, whose value must never be echoed) are not here.
+A rule turns a variable's text into its value (`parse`, a ValueError for text it refuses) and says in a few words
+what it allows (`allowed`), so a bad value is one line naming the variable, the value and what is allowed:
+`BOUNDLOOP_MAX_HOPS='0' must be a whole number, at least 1`.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import math
-import os
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -179,59 +175,3 @@ class Networks:
         if not all(parts):
             raise ValueError(text)
         return tuple(ipaddress.ip_network(part, strict=False) for part in parts)
-
-
-RULES: Mapping[str, Rule] = {
-    # the per-run budget (policies.budget)
-    "BOUNDLOOP_MAX_HOPS": Whole(),
-    "BOUNDLOOP_MAX_TOKENS": Whole(),
-    "BOUNDLOOP_MAX_SECONDS": Number(),
-    "BOUNDLOOP_MAX_RETRIEVAL_CALLS": Whole(),
-    # the service (service.settings, service.access_log, service.rate_limit_middleware)
-    "BOUNDLOOP_DEMO": Flag(),
-    "BOUNDLOOP_JWT_MAX_TTL": Duration(),
-    "BOUNDLOOP_MAX_BODY_BYTES": Whole(),
-    "BOUNDLOOP_MAX_INGEST_BYTES": Whole(),
-    "BOUNDLOOP_RATE_PER_KEY": RateText(),
-    "BOUNDLOOP_RATE_PER_ADDRESS": RateText(),
-    "BOUNDLOOP_TRUSTED_PROXIES": Networks(),
-    "BOUNDLOOP_ACCESS_LOG": OneOf(("text", "json", "off")),
-    # groups from LDAP / Active Directory (service.ldap_settings)
-    "BOUNDLOOP_LDAP_CACHE_SECONDS": Number(above=None, minimum=0.0),
-    "BOUNDLOOP_LDAP_GRACE_SECONDS": Number(above=None, minimum=0.0),
-    # ingest (retrieval.document_limit)
-    "BOUNDLOOP_MAX_DOCUMENT_BYTES": Whole(),
-    # the run store (runstore.retention, runstore.postgres)
-    "BOUNDLOOP_RUNS_KEEP": Whole(),
-    "BOUNDLOOP_RUNS_MAX_AGE_DAYS": Number(),
-    "BOUNDLOOP_PG_POOL_SIZE": Whole(),
-    # the reasoner and the encoder (reasoners.factory, reasoners.llm.settings, retrieval.embeddings)
-    "BOUNDLOOP_MODEL": Spec(plain=("offline",)),
-    "BOUNDLOOP_EMBEDDINGS": Spec(plain=("minilm", "minilm-fp32")),
-    "BOUNDLOOP_LLM_METHOD": OneOf(("json_schema", "function_calling", "json_mode")),
-    "BOUNDLOOP_LLM_TEMPERATURE": Number(above=None, minimum=0.0, maximum=2.0),
-    "BOUNDLOOP_LLM_TIMEOUT": Number(),
-    "BOUNDLOOP_LLM_CALL_SHARE": Number(maximum=1.0),
-    "BOUNDLOOP_LLM_MAX_OUTPUT_TOKENS": Whole(minimum=16),
-}
-
-
-def parse(name: str, text: str) -> Any:
-    """`text` as `name`'s value; `SettingError` naming the variable, the value and what it allows."""
-    rule = RULES[name]
-    try:
-        return rule.parse(text.strip())
-    except ValueError:
-        raise SettingError(f"{name}={text!r} must be {rule.allowed}") from None
-
-
-def read(name: str, default: Any = None) -> Any:
-    """The value of `name` in the environment, parsed; `default` when it is unset or blank."""
-    text = os.environ.get(name, "").strip()
-    return parse(name, text) if text else default
-
-
-def check_environment() -> None:
-    """Every declared variable that is set holds a value it allows; the first that does not is a `SettingError`."""
-    for name in RULES:
-        read(name)
