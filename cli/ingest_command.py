@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
+from boundloop.policies.settings import settings
 from boundloop.retrieval.config import open_backend
 from boundloop.retrieval.documents import LoadProblem
 from boundloop.retrieval.embeddings import build_embeddings
@@ -84,7 +84,7 @@ def _refuse_bad_lines(path: Path, problems: list[LoadProblem]) -> None:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
-    index = args.index or os.environ.get("BOUNDLOOP_INDEX")
+    index = args.index or settings().index
     if not index:
         raise IngestError("ingest needs an index: pass --index DIR or set BOUNDLOOP_INDEX")
     if not args.path and not args.delete:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import os
 
+from boundloop.policies.settings import settings
 from boundloop.retrieval.config import demo_index_dir
 from boundloop.runstore.location import checkpoint_url_from_env, open_run_store, state_dir
 from boundloop.runstore.sqlite import SqliteRunStore
@@ -24,7 +24,7 @@ def _megabytes(store: SqliteRunStore) -> str:
 
 def run_prune(args: argparse.Namespace) -> int:
     """Mark crashed runs interrupted, delete runs past the retention, then shrink a SQLite file."""
-    index = args.index or os.environ.get("BOUNDLOOP_INDEX") or str(demo_index_dir())
+    index = args.index or settings().index or str(demo_index_dir())
     store = open_run_store(checkpoint_url_from_env(), state_dir(index))
     try:
         before = _megabytes(store) if isinstance(store, SqliteRunStore) else ""

@@ -9,7 +9,6 @@ and exits 1 when any bound is broken. The shared data folder is `../shared/data`
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -19,13 +18,14 @@ from boundloop.evals.gate_rules import GateEval, failures, load_rules
 from boundloop.evals.report_model import EvalReport
 from boundloop.evals.suite import run_eval
 from boundloop.policies.budget import BudgetLimits
+from boundloop.policies.settings import settings
 
 REPO = Path(__file__).resolve().parent.parent
 THRESHOLDS = Path(__file__).resolve().parent / "thresholds.json"
 
 
 def data_dir() -> Path:
-    return Path(os.environ.get("BOUNDLOOP_EVAL_DATA") or REPO.parent / "shared" / "data")
+    return Path(settings().eval_data or REPO.parent / "shared" / "data")
 
 
 def gate_metrics(report: EvalReport) -> Metrics:

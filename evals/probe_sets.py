@@ -14,7 +14,6 @@ question and is counted. The split (`split.json`) says which sets tune the reade
 from __future__ import annotations
 
 import json
-import os
 import re
 import tempfile
 import unicodedata
@@ -22,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from boundloop.policies.settings import settings, use_settings
 
 PROBES = Path(__file__).resolve().parent / "probes"
 
@@ -139,9 +140,8 @@ def run_set(name: str, on_miss: Miss | None = None) -> SetReport:
     questions = [json.loads(line) for line in (folder / "questions.jsonl").read_text().splitlines() if line.strip()]
     report = SetReport(name)
     with tempfile.TemporaryDirectory(prefix="probe-") as tmp:
-        previous = os.environ.get("BOUNDLOOP_STATE_DIR")
-        os.environ["BOUNDLOOP_STATE_DIR"] = str(Path(tmp) / "state")
-        try:
+        # runs go to the set's own folder, whatever BOUNDLOOP_STATE_DIR says
+        with use_settings(settings().model_copy(update={"state_dir": str(Path(tmp) / "state")})):
             index = SqliteIndex(Path(tmp) / "index", create=True)
             workspace = Workspace.open(str(Path(tmp) / "index"), str(folder / "dir.yaml"))
             ingest(index, workspace.encoder, load_folder(folder / "docs"), default_acl="staff", show_progress=False)
@@ -153,11 +153,6 @@ def run_set(name: str, on_miss: Miss | None = None) -> SetReport:
                 if on_miss is not None and not verdict.as_expected:
                     on_miss(q, result)
             workspace.backend.close()
-        finally:
-            if previous is None:
-                os.environ.pop("BOUNDLOOP_STATE_DIR", None)
-            else:
-                os.environ["BOUNDLOOP_STATE_DIR"] = previous
     return report
 
 

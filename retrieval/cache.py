@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from boundloop.policies.settings import settings
 
 
 def cache_dir() -> Path:
     """`BOUNDLOOP_CACHE`, else `$XDG_CACHE_HOME/boundloop`, else `~/.cache/boundloop`."""
-    base = os.environ.get("BOUNDLOOP_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "boundloop"
-    )
-    return Path(base)
+    configured = settings()
+    if configured.cache:
+        return Path(configured.cache)
+    return Path(configured.xdg_cache_home or Path("~/.cache").expanduser()) / "boundloop"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from boundloop.policies.entitlements import Directory, EntitlementResolver
+from boundloop.policies.settings import settings
 from boundloop.retrieval.backend import Encoder, IndexBackend
 from boundloop.retrieval.cache import cache_dir
 from boundloop.retrieval.errors import IndexStoreError
@@ -31,8 +31,9 @@ def demo_index_dir() -> Path:
 
 def resolve_locations(index: str | None = None, directory: str | None = None) -> Locations:
     """Apply the precedence rules; a custom index without a directory is an error, not a silent demo directory."""
-    index = index or os.environ.get("BOUNDLOOP_INDEX") or None
-    directory = directory or os.environ.get("BOUNDLOOP_DIRECTORY") or None
+    configured = settings()
+    index = index or configured.index
+    directory = directory or configured.directory
     if index is None:
         return Locations(str(demo_index_dir()), Path(directory) if directory else DEMO_ROOT / "directory.yaml", True)
     if not is_server_url(index) and not (Path(index) / INDEX_FILE).is_file():

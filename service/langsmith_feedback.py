@@ -23,10 +23,11 @@ _NAMESPACE = uuid.UUID("5a0e7c0e-6f0b-4f7e-9a51-b0d1f00dfeed")
 
 def tracing_configured() -> bool:
     """LangSmith's switches as the process has them now: tracing set to true, and an API key."""
-    env = os.environ
-    switch = next((env[name] for name in ("LANGSMITH_TRACING", "LANGSMITH_TRACING_V2", "LANGCHAIN_TRACING_V2")
-                   if env.get(name)), "")
-    return switch.strip().lower() == "true" and bool(env.get("LANGSMITH_API_KEY") or env.get("LANGCHAIN_API_KEY"))
+    # LangSmith's own variables, read as the library reads them (not deployment settings of ours)
+    switch = (os.environ.get("LANGSMITH_TRACING") or os.environ.get("LANGSMITH_TRACING_V2")
+              or os.environ.get("LANGCHAIN_TRACING_V2") or "")
+    return switch.strip().lower() == "true" and bool(os.environ.get("LANGSMITH_API_KEY")
+                                                     or os.environ.get("LANGCHAIN_API_KEY"))
 
 
 def _client() -> Any:

@@ -73,7 +73,7 @@ def open_directory(settings: ServiceSettings) -> tuple[Locations, ReloadingDirec
     provider the directory file is optional (it then holds only the API keys of scripts).
     """
     if settings.oidc is not None and settings.directory is None and not settings.demo:
-        if not (settings.index or os.environ.get("BOUNDLOOP_INDEX")):
+        if not settings.index:
             raise BoundloopError("BOUNDLOOP_OIDC_ISSUER is set without a directory file: set BOUNDLOOP_INDEX to "
                                  "the index to serve")
         # the index is checked as usual; no directory file is read, so its path is a placeholder

@@ -8,16 +8,14 @@ certificate authentication).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
+from boundloop.policies.settings import settings
 from boundloop.retrieval.errors import IndexStoreError
 
-READER_URL_ENV = "BOUNDLOOP_PG_READER_URL"
-READER_ROLE_ENV = "BOUNDLOOP_PG_READER_ROLE"
 DEFAULT_READER_ROLE = "boundloop_reader"
 URL_PREFIXES = ("postgresql://", "postgres://")
 
@@ -89,9 +87,8 @@ class PgSettings:
 
     @classmethod
     def from_env(cls, writer_url: str, reader_url: str | None = None) -> PgSettings:
-        reader = reader_url or os.environ.get(READER_URL_ENV) or derive_reader_url(
-            writer_url, os.environ.get(READER_ROLE_ENV) or DEFAULT_READER_ROLE
-        )
+        configured = settings()
+        reader = reader_url or configured.pg_reader_url or derive_reader_url(writer_url, configured.pg_reader_role)
         return cls(writer_url=writer_url, reader_url=reader)
 
     @property
