@@ -119,8 +119,8 @@ class Settings(BaseSettings):
     # identity: the company's OpenID provider and LDAP / Active Directory
     oidc_issuer: str | None = Field(default=None, description="the OpenID provider's issuer URL")
     oidc_audience: str | None = Field(default=None, description="the `aud` tokens must carry")
-    oidc_user_claim: str | None = Field(default=None, description="the claim holding the user name")
-    oidc_groups_claim: str | None = Field(default=None, description="the claim holding the groups")
+    oidc_user_claim: str = Field(default="preferred_username", description="the claim holding the user name")
+    oidc_groups_claim: str = Field(default="groups", description="the claim holding the groups")
     oidc_client_id: str | None = Field(default=None, description="the web page's client id")
     oidc_client_secret: SecretStr | None = Field(default=None, description="the web page's client secret")
     ldap_url: str | None = Field(default=None, description="ldap://host[:port] or ldaps://host[:port]")
@@ -128,7 +128,8 @@ class Settings(BaseSettings):
     ldap_bind_password: SecretStr | None = Field(default=None, description="the service account's password")
     ldap_user_base: str | None = Field(default=None, description="the subtree holding the users")
     ldap_group_base: str | None = Field(default=None, description="the subtree holding the groups")
-    ldap_user_attribute: str | None = Field(default=None, description="the attribute matching the user name")
+    ldap_user_attribute: str = Field(default="uid", description="the attribute matching the user name (AD: "
+                                                                "sAMAccountName or userPrincipalName)")
     ldap_cache_seconds: Annotated[float, Checked(Number(above=None, minimum=0.0))] = Field(
         default=60.0, description="how long a user's groups are reused")
     ldap_grace_seconds: Annotated[float, Checked(Number(above=None, minimum=0.0))] = Field(

@@ -14,9 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from boundloop.policies.errors import BoundloopError
 from boundloop.policies.settings import Settings, env_name, settings
 
-DEFAULT_USER_ATTRIBUTE = "uid"  # Active Directory: sAMAccountName or userPrincipalName
-DEFAULT_CACHE_S = 60.0
-DEFAULT_GRACE_S = 300.0
+DEFAULT_USER_ATTRIBUTE: str = Settings.model_fields["ldap_user_attribute"].default
+DEFAULT_CACHE_S: float = Settings.model_fields["ldap_cache_seconds"].default
+DEFAULT_GRACE_S: float = Settings.model_fields["ldap_grace_seconds"].default
 _ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _DN_PART = re.compile(r"[A-Za-z][A-Za-z0-9-]*=[^,]+")
 
@@ -54,7 +54,7 @@ class LdapSettings(BaseModel):
         password = chosen.ldap_bind_password.get_secret_value() if chosen.ldap_bind_password else None
         if bind_dn is not None and password is None:
             raise BoundloopError("BOUNDLOOP_LDAP_BIND_DN is set: set BOUNDLOOP_LDAP_BIND_PASSWORD too")
-        attribute = (chosen.ldap_user_attribute or "").strip() or DEFAULT_USER_ATTRIBUTE
+        attribute = chosen.ldap_user_attribute.strip()
         if not _ATTRIBUTE.fullmatch(attribute):
             raise BoundloopError(f"BOUNDLOOP_LDAP_USER_ATTRIBUTE={attribute!r} must be an attribute name such as "
                                  "uid, sAMAccountName or userPrincipalName")

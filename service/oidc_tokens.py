@@ -21,8 +21,8 @@ from boundloop.service.oidc_keys import ProviderKeys
 
 ALGORITHMS = ("RS256", "ES256", "PS256")
 LEEWAY_S = 60
-DEFAULT_USER_CLAIM = "preferred_username"
-DEFAULT_GROUPS_CLAIM = "groups"
+DEFAULT_USER_CLAIM: str = Settings.model_fields["oidc_user_claim"].default
+DEFAULT_GROUPS_CLAIM: str = Settings.model_fields["oidc_groups_claim"].default
 
 
 class OidcSettings(BaseModel):
@@ -52,8 +52,7 @@ class OidcSettings(BaseModel):
             raise BoundloopError("BOUNDLOOP_OIDC_ISSUER is set: set BOUNDLOOP_OIDC_AUDIENCE too (the `aud` tokens "
                                  "for this service carry)")
         return cls(issuer=issuer, audience=audience,
-                   user_claim=(chosen.oidc_user_claim or "").strip() or DEFAULT_USER_CLAIM,
-                   groups_claim=(chosen.oidc_groups_claim or "").strip() or DEFAULT_GROUPS_CLAIM,
+                   user_claim=chosen.oidc_user_claim.strip(), groups_claim=chosen.oidc_groups_claim.strip(),
                    client_id=client_id,
                    client_secret=chosen.oidc_client_secret.get_secret_value() if chosen.oidc_client_secret else None)
 
