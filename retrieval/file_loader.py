@@ -81,7 +81,7 @@ def _read(path: Path, relative: str, manifest: AclManifest, origin: str,
         if size > limit:
             return LoadProblem(where, too_large("the file", size, limit), relative), ()
         if path.suffix.lower() == ".pdf":
-            title, pages = read_pdf(path)
+            title, pages, meta = read_pdf(path)
             body = "\n\n".join(pages)
         elif path.suffix.lower() in OFFICE_SUFFIXES:  # properties (author, dates) are metadata, as front matter
             office = read_office(path)

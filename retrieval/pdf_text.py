@@ -1,4 +1,4 @@
-"""Text, pages and title of a PDF, with pypdf's warnings caught: they become the reason a file is skipped."""
+"""Text, pages, title and properties of a PDF; pypdf's warnings are caught and become the reason a file is skipped."""
 
 from __future__ import annotations
 
@@ -6,7 +6,11 @@ import logging
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
+from typing import Any
+
+from boundloop.retrieval.formats.office_text import property_metadata
 
 TITLE_MAX = 120  # a first line longer than this is a paragraph, not a heading
 
@@ -46,8 +50,23 @@ def _first_line(pages: tuple[str, ...]) -> str:
     return ""
 
 
-def read_pdf(path: Path) -> tuple[str, tuple[str, ...]]:
-    """(title, page texts): the title from the PDF's metadata, else its first line; `ValueError` says why not."""
+def _date(info: Any, name: str) -> datetime | None:
+    """A date of the document information dictionary; None when absent or not a PDF date ('D:20260302093000Z')."""
+    if info is None:  # a PDF without a document information dictionary
+        return None
+    try:
+        value = getattr(info, name)
+    except (ValueError, TypeError):
+        return None
+    return value if isinstance(value, datetime) else None
+
+
+def read_pdf(path: Path) -> tuple[str, tuple[str, ...], dict[str, Any]]:
+    """(title, page texts, properties); `ValueError` says why not.
+
+    The title is the PDF's metadata title, else its first line; author and dates become metadata as an Office
+    file's do (`date` is the modified day).
+    """
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
@@ -57,10 +76,12 @@ def read_pdf(path: Path) -> tuple[str, tuple[str, ...]]:
             pages = tuple((page.extract_text() or "").strip() for page in reader.pages)
             metadata = reader.metadata
             title = str(metadata.get("/Title") or "").strip() if metadata else ""
+            author = str(metadata.get("/Author") or "") if metadata else ""
+            meta = property_metadata(author, _date(metadata, "creation_date"), _date(metadata, "modification_date"))
         except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
             reason = "; ".join(dict.fromkeys([*notes[:2], str(exc) or type(exc).__name__]))
             raise ValueError(f"unreadable PDF: {reason}") from None
     if not any(pages):
         reason = f" ({'; '.join(notes[:2])})" if notes else ""
         raise ValueError(f"no extractable text in the PDF (scanned pages need OCR first){reason}")
-    return title or _first_line(pages), pages
+    return title or _first_line(pages), pages, meta

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def write_pdf(path: Path, pages: list[str], title: str = "") -> None:
+def write_pdf(path: Path, pages: list[str], title: str = "", author: str = "", modified: str = "") -> None:
+    """`modified` is a PDF date ('D:20260302093000Z'), written as the /ModDate of the document information."""
     objects: list[bytes] = []
     kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(len(pages)))
     objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
@@ -20,7 +21,8 @@ def write_pdf(path: Path, pages: list[str], title: str = "") -> None:
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     info = len(objects) + 1
-    objects.append(f"<< /Title ({title}) >>".encode())
+    extra = (f" /Author ({author})" if author else "") + (f" /ModDate ({modified})" if modified else "")
+    objects.append(f"<< /Title ({title}){extra} >>".encode())
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

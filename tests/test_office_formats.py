@@ -1,7 +1,9 @@
 """Word, PowerPoint, Excel, CSV and e-mail files in a folder: text, structure, titles, provenance, ACLs, bad files."""
 
 import json
+import re
 import shutil
+import zipfile
 
 import pytest
 
@@ -59,6 +61,43 @@ def test_a_workbook_is_read_sheet_by_sheet_with_row_ranges_under_the_header(shar
     assert "### Rows 2-21" not in late[0].split("Person 22")[0].split("### Rows 22-26")[-1]
     assert late[0].index("### Rows 22-26") < late[0].index("Person 22")
     assert "Employee: Person 22; Kilometres: 122" in late[0]
+
+
+def test_every_format_gives_its_author_and_modified_day_as_metadata(tmp_path):
+    import openpyxl
+    import pptx
+
+    from tests.office_files import MODIFIED
+
+    write_pptx(tmp_path / "deck.pptx")
+    deck = pptx.Presentation(str(tmp_path / "deck.pptx"))
+    deck.core_properties.author, deck.core_properties.modified = "Jonas Berg", MODIFIED
+    deck.save(str(tmp_path / "deck.pptx"))
+    book = openpyxl.Workbook()
+    book.active.append(["Room", "Seats"])
+    book.active.append(["Atlas", 12])
+    book.properties.creator = "Lena Vos"
+    book.save(str(tmp_path / "saved.xlsx"))  # openpyxl stamps the time of saving as the modified time: set it after
+    with zipfile.ZipFile(tmp_path / "saved.xlsx") as saved, zipfile.ZipFile(tmp_path / "book.xlsx", "w") as copy:
+        for item in saved.infolist():
+            part = saved.read(item.filename)
+            if item.filename == "docProps/core.xml":
+                part = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>2026-03-02T09:30:00Z", part)
+            copy.writestr(item, part)
+    (tmp_path / "saved.xlsx").unlink()
+    write_pdf(tmp_path / "guide.pdf", ["Parking is on level minus one."], author="Ana Costa",
+              modified="D:20260302093000Z")
+    write_pdf(tmp_path / "bare.pdf", ["No properties at all."])
+    no_info = tmp_path / "no-info.pdf"
+    write_pdf(no_info, ["No information dictionary."])
+    no_info.write_bytes(re.sub(rb" /Info \d+ 0 R", b"", no_info.read_bytes()))
+    documents = read(tmp_path)[0]
+    assert documents["no-info"].metadata == {}
+    for doc_id, author in (("deck", "Jonas Berg"), ("book", "Lena Vos"), ("guide", "Ana Costa")):
+        assert documents[doc_id].metadata["author"] == author, doc_id
+        assert documents[doc_id].metadata["date"] == "2026-03-02", doc_id
+        assert documents[doc_id].metadata["modified"].startswith("2026-03-02T09:30"), doc_id
+    assert "date" not in documents["bare"].metadata and "author" not in documents["bare"].metadata
 
 
 def test_a_csv_file_is_one_table_under_its_header(share):
