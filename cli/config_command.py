@@ -37,10 +37,9 @@ def _parsed(command_line: list[str]) -> tuple[str | None, dict[str, tuple[str, A
         raise SystemExit(_usage_error("config describes another command, not itself"))
     parser = build_parser(command)
     args = parser.parse_args(command_line)  # a bad command line: argparse's usage line and exit 2
-    sub = _subparser(parser, command)
     flags: dict[str, tuple[str, Any]] = {}
     options: list[dict[str, Any]] = []
-    for action in sub._actions if sub else []:
+    for action in _actions(parser, command_line):
         if action.dest in _NOT_OPTIONS or not action.option_strings:
             continue
         value = getattr(args, action.dest, None)
@@ -54,11 +53,17 @@ def _parsed(command_line: list[str]) -> tuple[str | None, dict[str, tuple[str, A
     return command, flags, options
 
 
-def _subparser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser | None:
+def _actions(parser: argparse.ArgumentParser, command_line: list[str], nested: bool = False) -> list[argparse.Action]:
+    """The options of the (sub)commands the line names: `runs prune --index DIR` reaches `prune`'s `--index`."""
+    found: list[argparse.Action] = []
     for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
-            return action.choices[command]
-    return None
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = next((word for word in command_line if word in action.choices), None)
+            if chosen is not None:
+                found += _actions(action.choices[chosen], command_line[command_line.index(chosen) + 1:], True)
+        elif nested:  # the top level's own options (--version) belong to no command
+            found.append(action)
+    return found
 
 
 def _usage_error(message: str) -> int:

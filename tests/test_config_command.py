@@ -64,6 +64,12 @@ def test_a_flag_of_the_described_command_wins_over_the_environment(clean, capsys
     assert _config(capsys, "ingest", "docs.jsonl")["settings"]["BOUNDLOOP_INDEX"]["source"] == "environment"
 
 
+def test_a_flag_of_a_nested_command_counts_too(clean, capsys):
+    report = _config(capsys, "runs", "prune", "--index", "/runs/here")
+    assert report["settings"]["BOUNDLOOP_INDEX"] == {"value": "/runs/here", "source": "flag", "flag": "--index"}
+    assert report["options"] == []  # the top level's --version is no option of `runs prune`
+
+
 def test_secrets_and_passwords_in_urls_are_masked(clean, capsys):
     for name, value in SECRETS.items():
         clean.setenv(name, value)
