@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sys
 import tempfile
+from typing import TYPE_CHECKING
 
 from boundloop.policies.errors import BoundloopError
 from boundloop.policies.settings import export, set_in_environment, settings
+
+if TYPE_CHECKING:
+    from boundloop.service.settings import ServiceSettings
 
 APP_FACTORY = "boundloop.service.app:create_app"
 DEMO_CONFLICT = ("--demo serves the bundled demo corpus with its own directory: drop --index and --directory "
@@ -40,6 +45,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """
     import uvicorn
 
+    from boundloop.service.rate_store import check_reachable, shared_uri
     from boundloop.service.settings import ServiceSettings
     from boundloop.service.state import open_directory
 
@@ -48,8 +54,13 @@ def run_serve(args: argparse.Namespace) -> int:
     configured = settings()  # every BOUNDLOOP_* setting checked: one clear line, not a worker's crash
     if args.demo and (args.index or args.directory or configured.index or configured.directory):
         raise BoundloopError(DEMO_CONFLICT)
-    export({"index": args.index, "directory": args.directory, "demo": args.demo, "access_log": args.access_log})
-    open_directory(ServiceSettings.from_env())
+    export({"index": args.index, "directory": args.directory, "demo": args.demo, "access_log": args.access_log,
+            "web_concurrency": args.workers})  # each worker's share of the rates (service.rate_store)
+    service = ServiceSettings.from_env()
+    check_reachable(service.rate_storage)
+    open_directory(service)
+    if args.workers > 1 and shared_uri(service.rate_storage) is None:
+        print(share_notice(service), file=sys.stderr, flush=True)
     metrics_dir = None
     if args.workers > 1 and not configured.prometheus_multiproc_dir:
         # Each worker writes its samples here; /metrics on any worker sums them all.
@@ -65,3 +76,13 @@ def run_serve(args: argparse.Namespace) -> int:
         if metrics_dir:
             shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
+
+
+def share_notice(settings: ServiceSettings) -> str:
+    """The one line `serve` prints when several workers count rate limits apart, each in its own memory."""
+    rates = ", ".join(f"{name} {rate} -> {rate.share(settings.workers)}"
+                      for name, rate in (("per key", settings.rate_per_key), ("per address", settings.rate_per_address))
+                      if rate)
+    return (f"boundloop serve: {settings.workers} workers without BOUNDLOOP_RATE_STORAGE: each worker allows its "
+            f"share of the rate limits ({rates or 'off'}); set BOUNDLOOP_RATE_STORAGE=redis://... to count them "
+            "together")

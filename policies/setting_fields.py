@@ -45,7 +45,8 @@ class Checked:
         try:
             return self.rule.parse(text)
         except ValueError:
-            name = f"BOUNDLOOP_{(info.field_name or '').upper()}"
+            alias = Settings.model_fields[info.field_name].validation_alias if info.field_name else None
+            name = alias if isinstance(alias, str) else f"BOUNDLOOP_{(info.field_name or '').upper()}"
             raise ValueError(f"{name}={text!r} must be {self.rule.allowed}") from None
 
 
@@ -110,8 +111,12 @@ class Settings(BaseSettings):
     max_ingest_bytes: Whole1 = Field(default=8 * 1024 * 1024, description="the largest POST /ingest body")
     rate_per_key: Rate = Field(default=(120, 60), description="requests per credential: (requests, seconds)")
     rate_per_address: Rate = Field(default=(600, 60), description="requests per client address: (requests, seconds)")
+    rate_storage: str | None = Field(default=None, description="redis://...: count rate limits in one store shared "
+                                                               "by every worker and host (default: memory)")
     trusted_proxies: Annotated[tuple[Network, ...], Checked(Networks())] = Field(
         default=(), description="reverse proxies whose forwarded headers name the client")
+    web_concurrency: Whole1 = Field(default=1, validation_alias="WEB_CONCURRENCY",
+                                    description="worker processes, as uvicorn reads it (serve sets it)")
     serve_master: int | None = Field(default=None, description="set by serve for its workers: the master's process id")
     prometheus_multiproc_dir: str | None = Field(default=None, validation_alias="PROMETHEUS_MULTIPROC_DIR",
                                                  description="where workers' metrics meet (serve sets it)")

@@ -20,6 +20,7 @@ from boundloop.service.forwarded import TrustedProxyMiddleware
 from boundloop.service.master_watch import watch_master
 from boundloop.service.middleware import BodyLimitMiddleware, RequestMetricsMiddleware
 from boundloop.service.rate_limit_middleware import RateLimitMiddleware
+from boundloop.service.rate_store import RateCounter
 from boundloop.service.routes_ask import router as ask_router
 from boundloop.service.routes_conversations import router as conversations_router
 from boundloop.service.routes_ingest import router as ingest_router
@@ -74,7 +75,8 @@ def create_app(state: ServiceState | None = None,
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limits={"/ingest": settings.max_ingest_bytes},
                        default=settings.max_body_bytes)
-    app.add_middleware(RateLimitMiddleware, per_key=settings.rate_per_key, per_address=settings.rate_per_address)
+    app.add_middleware(RateLimitMiddleware, per_key=settings.rate_per_key, per_address=settings.rate_per_address,
+                       counter=RateCounter(settings.rate_storage, settings.workers))
     paths = frozenset(route.path for router in ROUTERS for route in router.routes if hasattr(route, "path"))
     app.add_middleware(RequestMetricsMiddleware, paths=paths)
     app.add_middleware(AccessLogMiddleware, form=access_log_format or format_from_env(),

@@ -1,68 +1,44 @@
-"""Token buckets: how many requests a credential or a client address may make. Pure; the clock is passed in.
+"""Rates: how many requests a credential or a client address may make in a moving window. Pure.
 
-A bucket holds up to `Rate.requests` tokens and refills at `requests / per_s` tokens a second; a request takes one.
+The counting itself is the `limits` library's moving window (`service.rate_store`); this module says what a rate
+is, how a worker's share of it is cut, and what a refusal tells the client.
 A failed authentication costs more (`FAILED_AUTH_COST`), so guessing keys from one address stops quickly.
 """
 
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 
+from limits import RateLimitItem, RateLimitItemPerSecond
 from pydantic import BaseModel, ConfigDict, Field
 
-FAILED_AUTH_COST = 10.0
-MAX_TRACKED = 10_000  # buckets kept per table; the least recently used go first (a full bucket loses nothing)
+FAILED_AUTH_COST = 10
 
 
 class Rate(BaseModel):
-    """`requests` per `per_s` seconds, with bursts of up to `requests`."""
+    """`requests` in any `per_s` seconds (a moving window: a burst of all of them at once is allowed)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    requests: int = Field(gt=0, description="Bucket size: the burst a client may send at once.")
-    per_s: float = Field(gt=0, description="Seconds in which a spent bucket refills completely.")
+    requests: int = Field(gt=0, description="Requests allowed in any window of `per_s` seconds.")
+    per_s: int = Field(gt=0, description="The window's length in seconds.")
 
     @classmethod
     def of(cls, setting: tuple[int, int] | None) -> Rate | None:
         """A rate setting, `(requests, seconds)` as `policies.settings` parses '30/10s'; None (`off`) is no limit."""
         return cls(requests=setting[0], per_s=setting[1]) if setting else None
 
+    def share(self, workers: int) -> Rate:
+        """One worker's part when `workers` count apart: 120/60s over 2 workers is 60/60s each (at least 1)."""
+        return self if workers <= 1 else Rate(requests=max(1, self.requests // workers), per_s=self.per_s)
+
+    @property
+    def item(self) -> RateLimitItem:
+        """The same rate as the `limits` library's item (its key includes the amount, so shares never mix)."""
+        return RateLimitItemPerSecond(self.requests, self.per_s)
+
     def __str__(self) -> str:
-        return f"{self.requests}/{self.per_s:g}s"
-
-
-class TokenBuckets:
-    """One bucket per key (a credential's digest, a client address)."""
-
-    def __init__(self, rate: Rate, max_tracked: int = MAX_TRACKED) -> None:
-        self.rate = rate
-        self._refill_per_s = rate.requests / rate.per_s
-        self._max_tracked = max_tracked
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # key -> (tokens, at)
-
-    def _level(self, key: str, now: float) -> float:
-        tokens, at = self._buckets.get(key, (float(self.rate.requests), now))
-        return min(float(self.rate.requests), tokens + (now - at) * self._refill_per_s)
-
-    def _store(self, key: str, tokens: float, now: float) -> None:
-        self._buckets[key] = (tokens, now)
-        self._buckets.move_to_end(key)
-        while len(self._buckets) > self._max_tracked:
-            self._buckets.popitem(last=False)
-
-    def take(self, key: str, now: float, cost: float = 1.0) -> float:
-        """Take `cost` tokens (0 only checks): 0.0 if granted, else the seconds until one is available."""
-        tokens = self._level(key, now)
-        if tokens >= 1.0:
-            self._store(key, tokens - cost, now)
-            return 0.0
-        self._store(key, tokens, now)
-        return (1.0 - tokens) / self._refill_per_s
-
-    def charge(self, key: str, cost: float, now: float) -> None:
-        """Take `cost` more tokens after the fact (a failed authentication); the bucket may go below zero."""
-        self._store(key, max(-float(self.rate.requests), self._level(key, now) - cost), now)
+        return f"{self.requests}/{self.per_s}s"
 
 
 def retry_after(wait_s: float) -> int:

@@ -38,6 +38,11 @@ class ServiceSettings(BaseModel):
     max_ingest_bytes: int = Field(default=MAX_INGEST_BYTES, gt=0, description="Largest POST /ingest body.")
     rate_per_key: Rate | None = Field(default=None, description="Requests per credential; None is no limit.")
     rate_per_address: Rate | None = Field(default=None, description="Requests per client address; None is no limit.")
+    rate_storage: str | None = Field(
+        default=None, description="Where rate limits are counted: redis://... shared by every worker; None is memory."
+    )
+    workers: int = Field(default=1, gt=0, description="Worker processes serving (WEB_CONCURRENCY); with counts in "
+                                                      "memory each allows its share of the rates.")
     trusted_proxies: tuple[Network, ...] = Field(
         default=(), description="Peers whose X-Forwarded-For, Forwarded or X-Real-IP names the client address."
     )
@@ -80,6 +85,8 @@ class ServiceSettings(BaseModel):
             max_ingest_bytes=chosen.max_ingest_bytes,
             rate_per_key=Rate.of(chosen.rate_per_key),
             rate_per_address=Rate.of(chosen.rate_per_address),
+            rate_storage=chosen.rate_storage,
+            workers=chosen.web_concurrency,
             trusted_proxies=chosen.trusted_proxies,
             oidc=OidcSettings.from_env(chosen),
             ldap=LdapSettings.from_env(chosen),

@@ -33,6 +33,9 @@ def serve(*args: str, **env: str) -> subprocess.CompletedProcess:
     (("--demo",), {"BOUNDLOOP_RUNS_KEEP": "0"}, "BOUNDLOOP_RUNS_KEEP='0' must be a whole number"),
     (("--demo",), {"BOUNDLOOP_EMBEDDINGS": "foo"}, "BOUNDLOOP_EMBEDDINGS='foo' must be one of minilm"),
     (("--demo",), {"BOUNDLOOP_TRUSTED_PROXIES": "proxy.local"}, "BOUNDLOOP_TRUSTED_PROXIES='proxy.local' must be"),
+    (("--demo",), {"BOUNDLOOP_RATE_STORAGE": "redis://:pw@127.0.0.1:1/0"},
+     "BOUNDLOOP_RATE_STORAGE='redis://:***@127.0.0.1:1/0': the rate-limit store does not answer"),
+    (("--demo",), {"BOUNDLOOP_RATE_STORAGE": "memcached://cache"}, "must be memory:// or redis://host:port[/db]"),
 ])
 def test_serve_refuses_unsafe_or_broken_settings(args, env, message):
     done = serve(*args, **env)
