@@ -12,6 +12,7 @@ from boundloop.cli.jsonl import run_batch
 from boundloop.cli.result_text import print_result
 from boundloop.loop.workspace import Workspace
 from boundloop.policies.errors import BoundloopError
+from boundloop.policies.limits import declared
 from boundloop.runstore.stats import summarise
 
 
@@ -64,15 +65,16 @@ def run_trace(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"run_id": args.run_id, "spans": [span.model_dump() for span in spans]}, indent=2))
         return 0
-    print(f"{'#':>2}  {'node':<10} {'start':<12} {'ms':>8}  {'hops':>4} {'calls':>5} {'tokens':>6} {'elapsed':>7}  "
-          "decision / reason")
+    columns = declared()  # one per limit, named by its declaration
+    lead = f"{'#':>2}  {'node':<10} {'start':<12} {'ms':>8}  "
+    print(lead + " ".join(limit.column for limit in columns) + "  decision / reason")
     for n, span in enumerate(spans, start=1):
-        usage = span.usage
         start = datetime.fromtimestamp(span.start).strftime("%H:%M:%S.%f")[:12]
-        print(f"{n:>2}  {span.node:<10} {start:<12} {span.duration_ms:>8.2f}  {usage.hops:>4} "
-              f"{usage.retrieval_calls:>5} {usage.tokens:>6} {usage.elapsed_ms:>7}  {span.decision}")
+        used = " ".join(f"{getattr(span.usage, limit.usage):>{len(limit.column)}}" for limit in columns)
+        row = f"{n:>2}  {span.node:<10} {start:<12} {span.duration_ms:>8.2f}  {used}  "
+        print(row + span.decision)
         if span.reason:
-            print(f"{'':>58}  ({span.reason})")
+            print(f"{'':>{len(row)}}({span.reason})")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from boundloop.domain.result import RunResult
+from boundloop.policies.limits import declared
 
 
 def print_result(result: RunResult, question: str | None = None) -> None:
@@ -26,8 +27,7 @@ def print_result(result: RunResult, question: str | None = None) -> None:
         print(result.abstain_reason)
     if result.model_unavailable:
         print(f"\n({result.model_unavailable})")
-    usage = result.usage
+    spent = ", ".join(f"{getattr(result.usage, limit.usage)} {limit.words[1]}" for limit in declared())
     completeness = "complete" if result.complete else f"INCOMPLETE: {result.stop_reason} limit reached"
     conversation = f"; conversation {result.conversation_id}" if result.conversation_id else ""
-    print(f"\n{status} ({result.query_class}, {completeness}); {usage.hops} hops, {usage.retrieval_calls} "
-          f"searches, {usage.tokens} tokens, {usage.elapsed_ms} ms; run {result.run_id}{conversation}")
+    print(f"\n{status} ({result.query_class}, {completeness}); {spent}; run {result.run_id}{conversation}")

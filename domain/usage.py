@@ -1,7 +1,8 @@
-"""What a run has spent: one value, added up field by field, and the limits that can close a run.
+"""What a run has spent: one value, added up field by field, and the reasons a limit can close a run.
 
-In the spirit of pydantic-ai's `RunUsage.incr`: `+` adds every field, so a new limit is one field here, one limit
-and one check in `policies.budget`, and the node that spends it.
+In the spirit of pydantic-ai's `RunUsage.incr`: `+` adds every field, so a new limit is one field here (what is
+spent), one field of `policies.limits.BudgetLimits` (its limit, which declares everything derived from it) and the
+node that spends it. The order of the fields is the order the CLI, the page and the reports show them in.
 """
 
 from __future__ import annotations
@@ -10,17 +11,18 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-StopReason = Literal["hops", "tokens", "time", "retrieval_calls"]
+StopReason = Literal["time", "tokens", "hops", "retrieval_calls"]
+"""The limit that closed a run: each `BudgetLimits` field names its own (checked there against this list)."""
 
 
 class Usage(BaseModel):
-    """Hops, model tokens, search calls and wall time spent by one run (or by one step)."""
+    """Hops, search calls, model tokens and wall time spent by one run (or by one step)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     hops: int = Field(default=0, description="Rounds of retrieval.")
-    tokens: int = Field(default=0, description="Model tokens (provider usage, else an estimate).")
     retrieval_calls: int = Field(default=0, description="Search calls.")
+    tokens: int = Field(default=0, description="Model tokens (provider usage, else an estimate).")
     elapsed_ms: int = Field(default=0, description="Wall time since the run started.")
 
     def __add__(self, other: Usage) -> Usage:

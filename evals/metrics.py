@@ -13,7 +13,8 @@ evidence); the aggregates skip those. Definitions:
 - claims_drafted / claims_kept: feed grounding_rate, kept over drafted summed over all runs.
 - abstain_correct: answered an answerable question, or did not answer (abstained or fell back) an unanswerable one.
 - leak: any cited, fallback or retrieved document, or any quoted text, outside the asking user's entitlements.
-- budget_violation: usage over a limit, or elapsed time past max_seconds + 0.5 s.
+- budget_violation: usage over any limit (each `BudgetLimits` field), past its overrun: elapsed time (or the eval's
+  own latency) may pass max_seconds by 0.5 s.
 """
 
 from __future__ import annotations
@@ -23,10 +24,7 @@ from dataclasses import dataclass
 from boundloop.evals.answers import best_over, contains, exact_match, f1, strip_markers
 from boundloop.evals.leaks import LeakDetector
 from boundloop.evals.records import Gold, RunRecord
-from boundloop.policies.budget import BudgetLimits
-
-TIME_GRACE_S = 0.5
-"""How far past `max_seconds` a run may end: the closing path (synthesise, verify, respond) runs after the stop."""
+from boundloop.policies.limits import BudgetLimits, bounds
 
 Scores = dict[str, float | None]
 
@@ -69,18 +67,13 @@ def citation_precision(record: RunRecord, gold: Gold) -> float | None:
 
 
 def budget_problems(record: RunRecord, limits: BudgetLimits) -> list[str]:
-    """Every limit the run went past; empty for a compliant run."""
-    problems = []
-    if record.hops > limits.max_hops:
-        problems.append(f"hops {record.hops} > {limits.max_hops}")
-    if record.tokens > limits.max_tokens:
-        problems.append(f"tokens {record.tokens} > {limits.max_tokens}")
-    if record.retrieval_calls > limits.max_retrieval_calls:
-        problems.append(f"retrieval calls {record.retrieval_calls} > {limits.max_retrieval_calls}")
-    elapsed_ms = max(record.elapsed_ms, record.latency_ms)
-    if elapsed_ms > (limits.max_seconds + TIME_GRACE_S) * 1000:
-        problems.append(f"{elapsed_ms:.0f} ms > {limits.max_seconds} s + {TIME_GRACE_S} s")
-    return problems
+    """Every limit the run went past (each declared limit, generically); empty for a compliant run.
+
+    The time limit is read against the eval's own clock too: a run that reported less than it took is over.
+    """
+    measured = {"elapsed_ms": max(record.usage.elapsed_ms, record.latency_ms)}
+    return [problem for bound in bounds(limits)
+            if (problem := bound.passed(measured.get(bound.limit.usage, bound.used(record.usage))))]
 
 
 def answer_scores(record: RunRecord, gold: Gold) -> Scores:
@@ -116,9 +109,9 @@ def score_run(record: RunRecord, gold: Gold, context: ScoringContext) -> tuple[S
         "leak": float(bool(leaks)),
         "budget_violation": float(bool(over)),
         "limit_hit": float(record.stop_reason is not None),
-        "hops": float(record.hops),
-        "tokens": float(record.tokens),
-        "retrieval_calls": float(record.retrieval_calls),
+        "hops": float(record.usage.hops),
+        "tokens": float(record.usage.tokens),
+        "retrieval_calls": float(record.usage.retrieval_calls),
         "evidence_chunks": float(len({e.chunk_id for e in record.evidence})),
         "latency_ms": record.latency_ms,
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from boundloop.domain.usage import Usage
 from boundloop.evals.datasets import EvalQuestion
 
 
@@ -31,10 +32,7 @@ class RunRecord(BaseModel):
     short_answer: str | None = Field(default=None, description="The value asked for, when the run gave one.")
     query_class: str = Field(default="", description="The loop's own reading of the question.")
     stop_reason: str | None = Field(default=None, description="The limit that closed the run, if any.")
-    hops: int = 0
-    tokens: int = 0
-    retrieval_calls: int = 0
-    elapsed_ms: int = Field(default=0, description="The run's own clock, as its usage reports it.")
+    usage: Usage = Field(default_factory=Usage, description="What the run spent, its own clock included.")
     latency_ms: float = Field(default=0.0, description="Wall time of the whole call, measured by the eval.")
     citations: list[ShownDoc] = Field(default_factory=list)
     fallback: list[ShownDoc] = Field(default_factory=list)

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 from boundloop.evals.aggregate import EXTRA, METRICS
 from boundloop.evals.report_model import EvalReport
+from boundloop.policies.limits import shown, stop_reasons
 
 TYPE_METRICS = ("n", "answer_recall", "answer_f1", "support_recall", "abstain_accuracy", "avg_hops", "avg_tokens",
                 "limit_hit_rate")
-STOP_REASONS = ("finished", "hops", "tokens", "time", "retrieval_calls")
+STOP_REASONS = ("finished", *stop_reasons())
 STATUSES = ("answered", "fallback", "abstained", "error")
 
 
@@ -85,15 +86,13 @@ def problem_table(report: EvalReport) -> Table:
 
 def header_lines(report: EvalReport) -> list[tuple[str, str]]:
     """The run's facts, as label/value pairs."""
-    limits = report.limits
     experiments = ", ".join(f"{s.experiment}" for s in report.systems.values() if s.experiment)
     lines = [
         ("dataset", report.dataset), ("file", report.path), ("questions", str(report.n)),
         ("setting", report.setting),
         ("asked as", report.user or "the dataset's own users"),
         ("encoder", report.encoder), ("reasoner", "offline (deterministic); baselines are variants of it"),
-        ("limits", f"{limits.max_hops} hops, {limits.max_tokens} tokens, {limits.max_seconds:g} s, "
-                   f"{limits.max_retrieval_calls} retrieval calls"),
+        ("limits", ", ".join(str(bound) for bound in shown(report.limits))),
         ("started", f"{report.started_at} ({report.seconds:g} s)"),
         ("LangSmith", f"{'uploaded' if report.uploaded else 'local, not uploaded'}: {experiments}"),
     ]

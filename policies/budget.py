@@ -1,4 +1,4 @@
-"""The budget governor's policy: hard limits, and pure checks made before every step, search call and model call.
+"""The budget governor's policy: pure checks made before every step, search call and model call.
 
 In the spirit of pydantic-ai's `UsageLimits.check_before_request`: given the usage so far and the limits, return
 None ("go") or the reason to stop. The clock is read by the caller and passed in as `usage.elapsed_ms`.
@@ -6,44 +6,29 @@ None ("go") or the reason to stop. The clock is read by the caller and passed in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from boundloop.domain.steps import NextStep, is_working
 from boundloop.domain.usage import StopReason, Usage
+from boundloop.policies.limits import Action, BudgetLimits, bounds, limits_as_usage, used_shares
 from boundloop.policies.model_breaker import ModelBreaker
-from boundloop.policies.settings import Settings, settings
+
+__all__ = ["BudgetExhausted", "BudgetLimits", "CallBudget", "call_budget", "check_before_retrieval_call",
+           "check_before_step", "estimate_tokens", "first_reached", "limits_as_usage", "remaining_seconds",
+           "spent_limit", "used_shares"]
 
 
-@dataclass(frozen=True)
-class BudgetLimits:
-    """Hard limits of one run. Deployment settings only: never from the question, a request or the model."""
-
-    max_hops: int = 3
-    max_tokens: int = 45_000
-    max_seconds: float = 18.0
-    max_retrieval_calls: int = 6
-
-    @classmethod
-    def from_env(cls, configured: Settings | None = None) -> BudgetLimits:
-        """Each limit from its setting (`BOUNDLOOP_MAX_HOPS`, `_MAX_TOKENS`, ...; `policies.settings`)."""
-        chosen = configured or settings()
-        return cls(**{limit.name: getattr(chosen, limit.name) for limit in fields(cls)})
+def first_reached(usage: Usage, limits: BudgetLimits, before: Action) -> StopReason | None:
+    """The one generic check: the first limit (in the order declared) that forbids `before` and is reached."""
+    return next((bound.limit.stop_reason for bound in bounds(limits)
+                 if before in bound.limit.forbids and bound.reached(usage)), None)
 
 
 def check_before_step(step: NextStep, usage: Usage, limits: BudgetLimits) -> StopReason | None:
     """None if `step` may run; otherwise the limit that forbids it. Closing steps are never refused here."""
     if not is_working(step):
         return None
-    if usage.elapsed_ms >= limits.max_seconds * 1000:
-        return "time"
-    if usage.tokens >= limits.max_tokens:
-        return "tokens"
-    if step == "retrieve":
-        if usage.hops >= limits.max_hops:
-            return "hops"
-        if usage.retrieval_calls >= limits.max_retrieval_calls:
-            return "retrieval_calls"
-    return None
+    return first_reached(usage, limits, "retrieve" if step == "retrieve" else "step")
 
 
 def spent_limit(usage: Usage, limits: BudgetLimits) -> StopReason | None:
@@ -51,41 +36,17 @@ def spent_limit(usage: Usage, limits: BudgetLimits) -> StopReason | None:
 
     The closing steps still run; this only records that the deadline or the tokens ran out on the way.
     """
-    if usage.elapsed_ms >= limits.max_seconds * 1000:
-        return "time"
-    if usage.tokens >= limits.max_tokens:
-        return "tokens"
-    return None
+    return first_reached(usage, limits, "step")
 
 
 def check_before_retrieval_call(usage: Usage, limits: BudgetLimits) -> StopReason | None:
     """None if one more retrieval call may start now; checked before each call inside a hop."""
-    if usage.elapsed_ms >= limits.max_seconds * 1000:
-        return "time"
-    if usage.retrieval_calls >= limits.max_retrieval_calls:
-        return "retrieval_calls"
-    return None
+    return first_reached(usage, limits, "search")
 
 
 def remaining_seconds(usage: Usage, limits: BudgetLimits) -> float:
     """Time left before the deadline (never negative): every call in flight gets this as its timeout."""
     return max(0.0, limits.max_seconds - usage.elapsed_ms / 1000)
-
-
-def limits_as_usage(limits: BudgetLimits) -> Usage:
-    """The limits with the names of `Usage`, so that each can be read against what a run used."""
-    return Usage(hops=limits.max_hops, tokens=limits.max_tokens, retrieval_calls=limits.max_retrieval_calls,
-                 elapsed_ms=int(limits.max_seconds * 1000))
-
-
-def used_shares(usage: Usage, limits: BudgetLimits) -> dict[StopReason, float]:
-    """The share of each limit a run used, by the stop reason each limit gives."""
-    return {
-        "hops": usage.hops / limits.max_hops,
-        "tokens": usage.tokens / limits.max_tokens,
-        "time": usage.elapsed_ms / 1000 / limits.max_seconds,
-        "retrieval_calls": usage.retrieval_calls / limits.max_retrieval_calls,
-    }
 
 
 @dataclass(frozen=True)

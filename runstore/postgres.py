@@ -24,7 +24,8 @@ from boundloop.runstore.serde import checkpoint_serde
 from boundloop.runstore.sql import Sql
 from boundloop.runstore.store import RunStore
 
-MIGRATIONS = migrations(ColumnTypes(real="DOUBLE PRECISION", boolean="BOOLEAN", json="JSONB"))
+MIGRATIONS = migrations(ColumnTypes(real="DOUBLE PRECISION", boolean="BOOLEAN", json="JSONB",
+                                       json_object="jsonb_build_object"))
 # Workers start together; one advisory lock keeps their schema migrations from racing each other.
 _SETUP_LOCK_KEY = 0x626F756E64  # "bound"
 SETUP_TIMEOUT_S = 60.0

@@ -13,11 +13,12 @@ from boundloop.runstore.sql import Migration
 
 @dataclass(frozen=True)
 class ColumnTypes:
-    """A database's names for a float, a boolean and a JSON document."""
+    """A database's names for a float, a boolean and a JSON document, and its function that builds a JSON object."""
 
     real: str
     boolean: str
     json: str
+    json_object: str
 
 
 def migrations(types: ColumnTypes) -> list[Migration]:
@@ -61,5 +62,12 @@ def migrations(types: ColumnTypes) -> list[Migration]:
             "ALTER TABLE boundloop_runs ADD COLUMN feedback_score INTEGER",
             "ALTER TABLE boundloop_runs ADD COLUMN feedback_comment TEXT",
             f"ALTER TABLE boundloop_runs ADD COLUMN feedback_at {types.real}",
+        ),
+        (  # 5: a run's usage as one JSON document, so that a new limit needs no column (old runs' usage moves in)
+            f"ALTER TABLE boundloop_runs ADD COLUMN usage {types.json}",
+            f"UPDATE boundloop_runs SET usage = {types.json_object}('hops', hops, 'retrieval_calls', retrieval_calls, "
+            "'tokens', tokens, 'elapsed_ms', elapsed_ms) WHERE hops IS NOT NULL",
+            *(f"ALTER TABLE boundloop_runs DROP COLUMN {column}"
+              for column in ("hops", "tokens", "retrieval_calls", "elapsed_ms")),
         ),
     ]

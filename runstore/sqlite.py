@@ -25,7 +25,7 @@ from boundloop.runstore.serde import checkpoint_serde
 from boundloop.runstore.sql import Sql
 from boundloop.runstore.store import RunStore
 
-MIGRATIONS = migrations(ColumnTypes(real="REAL", boolean="INTEGER", json="TEXT"))
+MIGRATIONS = migrations(ColumnTypes(real="REAL", boolean="INTEGER", json="TEXT", json_object="json_object"))
 INCREMENTAL = 2  # PRAGMA auto_vacuum: deleted runs' pages can be given back to the file system
 CONVERT_UP_TO_BYTES = 16 * 1024 * 1024  # older files this small switch to incremental vacuum when opened
 REMEDY = "boundloop moves it aside and starts a new one the next time it opens it (past runs stay in the moved file)"

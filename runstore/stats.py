@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-LIMITS = ("hops", "tokens", "time", "retrieval_calls")
+from boundloop.policies.limits import stop_reasons
 
 
 def _feedback(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -33,8 +33,10 @@ def summarise(runs: list[dict[str, Any]], kept: int | None = None, interrupted: 
         "runs": n if kept is None else kept,
         "finished": n,
         "interrupted": interrupted,
-        "avg_hops_by_class": {k: sum(r["hops"] or 0 for r in v) / len(v) for k, v in sorted(by_class.items())},
-        "limit_hit_share": {lim: (sum(r["stop_reason"] == lim for r in runs) / n if n else 0.0) for lim in LIMITS},
+        "avg_hops_by_class": {k: sum(r["usage"].get("hops", 0) for r in v) / len(v)
+                              for k, v in sorted(by_class.items())},
+        "limit_hit_share": {reason: (sum(r["stop_reason"] == reason for r in runs) / n if n else 0.0)
+                            for reason in stop_reasons()},
         "limit_hit_runs": _group(limit_hit),
         "other_runs": _group([r for r in runs if not r["stop_reason"]]),
         "feedback": _feedback(runs),

@@ -28,8 +28,14 @@ __all__ = ["Migration", "RunStore", "Sql", "StoreKind"]
 log = logging.getLogger(__name__)
 
 StoreKind = Literal["sqlite", "postgres"]
-STATS_COLUMNS = ("query_class", "status", "complete", "stop_reason", "hops", "tokens", "retrieval_calls", "elapsed_ms",
-                 "feedback_score")
+STATS_COLUMNS = ("query_class", "status", "complete", "stop_reason", "usage", "feedback_score")
+
+
+def _document(stored: Any) -> dict[str, Any]:
+    """A JSON column as read: text from SQLite, already parsed from PostgreSQL; {} when empty."""
+    if stored is None:
+        return {}
+    return dict(json.loads(stored) if isinstance(stored, str | bytes) else stored)
 
 
 class RunStore(ConversationRecords, FeedbackRecords):
@@ -62,16 +68,15 @@ class RunStore(ConversationRecords, FeedbackRecords):
                 self._join(sql, conversation_id, owner, question, now)
 
     def finish(self, run_id: str, result: RunResult, context_chunks: Sequence[str] = ()) -> None:
-        """Record how a run ended (the figures `stats` reads get columns of their own), then apply retention a step.
+        """Record how a run ended (what `stats` reads gets columns of its own), then apply retention a step.
 
         `context_chunks`: what the earlier turns a follow-up's standalone question leaned on showed.
         """
-        usage = result.usage
         self._execute(
-            "UPDATE boundloop_runs SET status=?, query_class=?, complete=?, stop_reason=?, hops=?, tokens=?, "
-            "retrieval_calls=?, elapsed_ms=?, result=?, context_chunks=? WHERE run_id=?",
-            (result.status, result.query_class, result.complete, result.stop_reason, usage.hops, usage.tokens,
-             usage.retrieval_calls, usage.elapsed_ms, self._json(result.model_dump_json()),
+            "UPDATE boundloop_runs SET status=?, query_class=?, complete=?, stop_reason=?, usage=?, result=?, "
+            "context_chunks=? WHERE run_id=?",
+            (result.status, result.query_class, result.complete, result.stop_reason,
+             self._json(result.usage.model_dump_json()), self._json(result.model_dump_json()),
              json.dumps(sorted(context_chunks)) if context_chunks else None, run_id),
         )
         self.refused_write = False
@@ -175,10 +180,10 @@ class RunStore(ConversationRecords, FeedbackRecords):
         return bool(self._rows("SELECT 1 AS x FROM boundloop_runs WHERE run_id=? AND status='interrupted'", (run_id,)))
 
     def finished_runs(self) -> list[dict[str, Any]]:
-        """The `stats` figures of every finished run (interrupted ones are not finished)."""
+        """The `stats` figures of every finished run (interrupted ones are not finished); `usage` as a dict."""
         rows = self._rows(f"SELECT {', '.join(STATS_COLUMNS)} FROM boundloop_runs "
                           "WHERE status IS NOT NULL AND status <> 'interrupted'")
-        return [{**row, "complete": int(bool(row["complete"]))} for row in rows]
+        return [{**row, "complete": int(bool(row["complete"])), "usage": _document(row["usage"])} for row in rows]
 
     def failure(self, exc: BaseException) -> BoundloopError | None:
         """The clear error an exception from this store (or its checkpointer) stands for: a full disk, damage."""

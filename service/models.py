@@ -12,6 +12,7 @@ from boundloop.domain.result import RunResult
 from boundloop.domain.trace import Span
 from boundloop.domain.usage import Usage
 from boundloop.loop.runner import MAX_QUESTION_CHARS
+from boundloop.policies.limits import Bound
 
 Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)]
 ID_PATTERN = r"^[0-9a-f]{32}$"
@@ -93,13 +94,33 @@ class ConversationView(Strict):
     turns: list[ConversationTurn]
 
 
+class LimitView(Strict):
+    """How one per-run limit is named and shown: what a client needs to draw it beside the usage."""
+
+    usage: str = Field(description="The field of `usage` (and of `limits`) it bounds.")
+    stop_reason: str = Field(description="The `stop_reason` of a run it closes.")
+    label: str = Field(description="Its short name: 'Searches'.")
+    named: str = Field(description="The limit in a sentence: 'the search limit'.")
+    one: str = Field(description="What one of its usage is called ('search'), or its unit ('ms').")
+    many: str = Field(description="What several are called ('searches'), or its unit ('ms').")
+    unit: str = Field(description="The unit of its setting when not a count: 's' for the time limit (its usage "
+                                  "is in milliseconds).")
+
+    @classmethod
+    def of(cls, bound: Bound) -> LimitView:
+        limit = bound.limit
+        return cls(usage=limit.usage, stop_reason=limit.stop_reason, label=limit.label, named=limit.named,
+                   one=limit.words[0], many=limit.words[1], unit=limit.unit)
+
+
 class TraceResponse(Strict):
-    """Every transition of one run, in order, and the deployment's per-run limits."""
+    """Every transition of one run, in order, and the deployment's per-run limits with their names."""
 
     run_id: str
     spans: list[Span]
     limits: Usage = Field(description="The limits in force now, as the usage that reaches each; a run is held to "
                                       "those in force when it ran.")
+    budget: list[LimitView] = Field(description="Each limit's names, in the order to show them.")
 
 
 class Passage(Strict):

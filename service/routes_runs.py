@@ -12,11 +12,19 @@ from fastapi import APIRouter, BackgroundTasks, Path
 from starlette.concurrency import run_in_threadpool
 
 from boundloop.domain.feedback import Rating
-from boundloop.policies.budget import limits_as_usage
 from boundloop.policies.errors import BoundloopError
+from boundloop.policies.limits import limits_as_usage, shown
 from boundloop.service.dependencies import CurrentUser, State
 from boundloop.service.errors import Conflict, NotFound
-from boundloop.service.models import ID_PATTERN, FeedbackView, PassagesResponse, RunView, TraceResponse, error_responses
+from boundloop.service.models import (
+    ID_PATTERN,
+    FeedbackView,
+    LimitView,
+    PassagesResponse,
+    RunView,
+    TraceResponse,
+    error_responses,
+)
 from boundloop.service.passages import cited_passages
 from boundloop.service.run_access import evidence_chunks, require_owner, require_readable
 
@@ -69,7 +77,8 @@ async def get_trace(run_id: RunId, user: CurrentUser, state: State) -> TraceResp
         except BoundloopError:
             raise NotFound(f"no trace for run {run_id} yet") from None
         require_readable(state, user, evidence_chunks(state.runner.evidence(run_id)) | state.store.shown_chunks(run_id))
-        return TraceResponse(run_id=run_id, spans=spans, limits=limits_as_usage(state.limits))
+        return TraceResponse(run_id=run_id, spans=spans, limits=limits_as_usage(state.limits),
+                             budget=[LimitView.of(bound) for bound in shown(state.limits)])
 
     return await run_in_threadpool(read)
 

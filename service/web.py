@@ -7,6 +7,7 @@ from the `swagger-ui-bundle-v2` package (the unmodified swagger-ui-dist files, A
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -16,6 +17,9 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 from swagger_ui_bundle import swagger_ui_path
+
+from boundloop.policies.limits import BudgetLimits, shown
+from boundloop.service.models import LimitView
 
 STATIC = Path(__file__).parent / "static"
 ASSETS = STATIC / "assets"
@@ -47,6 +51,16 @@ class _Assets(StaticFiles):
 @router.get("/")
 async def page() -> FileResponse:
     return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
+
+
+@router.get(f"{ASSETS_PATH}/js/limits.js")
+async def limit_names() -> Response:
+    """The page's words for each per-run limit, made from their declaration: the page keeps no list of its own."""
+    names = [LimitView.of(bound).model_dump() for bound in shown(BudgetLimits())]
+    return Response(f"// Made from boundloop.policies.limits: each limit's names, in the order to show them.\n"
+                    f"export const LIMITS = {json.dumps(names, indent=2)};\n",
+                    media_type="text/javascript; charset=utf-8",
+                    headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
 
 
 @router.get("/docs")

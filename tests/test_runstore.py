@@ -37,8 +37,8 @@ def test_the_registry_keeps_owner_and_result(place):
         store.finish("r1", result("r1"))
         assert store.result("r1") == result("r1")
         assert store.finished_runs() == [{"query_class": "lookup", "status": "answered", "complete": 1,
-                                          "stop_reason": None, "hops": 1, "tokens": 9, "retrieval_calls": 2,
-                                          "elapsed_ms": 40, "feedback_score": None}]
+                                          "stop_reason": None, "feedback_score": None,
+                                          "usage": {"hops": 1, "tokens": 9, "retrieval_calls": 2, "elapsed_ms": 40}}]
     finally:
         store.close()
 

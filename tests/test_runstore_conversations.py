@@ -111,7 +111,7 @@ def test_a_store_made_before_conversations_and_feedback_is_migrated_when_opened(
                          "complete, hops, tokens, retrieval_calls, elapsed_ms, result) "
                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          ("r0", "bob", time.time(), "Who is the Head of Finance?", "answered", "lookup", True, 1, 9,
-                          2, 40, old._json(result("r0").model_dump_json(exclude={"conversation_id",
+                          7, 40, old._json(result("r0").model_dump_json(exclude={"conversation_id",
                                                                                  "standalone_question"}))))
             assert old._rows("SELECT max(version) AS v FROM boundloop_schema") == [{"v": 2}]
         finally:
@@ -126,5 +126,9 @@ def test_a_store_made_before_conversations_and_feedback_is_migrated_when_opened(
         _turn(store, "r1", "c1")
         assert [c.conversation_id for c in store.conversations("bob", limit=10)] == ["c1"]
         assert [row["feedback_score"] for row in store.finished_runs()] in ([1, None], [None, 1])
+        # migration 5: the old run's usage columns became its usage document; stats still read it
+        usage = [row["usage"] for row in store.finished_runs()]
+        assert {"hops": 1, "tokens": 9, "retrieval_calls": 7, "elapsed_ms": 40} in usage  # r0's own columns
+        assert "hops" not in store._rows("SELECT * FROM boundloop_runs WHERE run_id='r0'")[0]
     finally:
         store.close()

@@ -92,12 +92,17 @@ def test_router(state, route):
     assert route_after_governor(state) == route
 
 
+def _run(query_class: str, status: str, stop_reason: str | None, hops: int, **more: object) -> dict:
+    """A finished run as the store gives it to `summarise`."""
+    return {"query_class": query_class, "status": status, "stop_reason": stop_reason, "usage": {"hops": hops}, **more}
+
+
 def test_stats_separates_limit_hit_runs():
     runs = [
-        {"query_class": "multi_hop", "status": "answered", "stop_reason": None, "hops": 2},
-        {"query_class": "multi_hop", "status": "fallback", "stop_reason": "hops", "hops": 3},
-        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1},
-        {"query_class": "lookup", "status": "answered", "stop_reason": "time", "hops": 1},
+        {"query_class": "multi_hop", "status": "answered", "stop_reason": None, "usage": {"hops": 2}},
+        {"query_class": "multi_hop", "status": "fallback", "stop_reason": "hops", "usage": {"hops": 3}},
+        {"query_class": "lookup", "status": "answered", "stop_reason": None, "usage": {"hops": 1}},
+        {"query_class": "lookup", "status": "answered", "stop_reason": "time", "usage": {"hops": 1}},
     ]
     assert summarise(runs, kept=9, interrupted=2)["runs"] == 9
     summary = summarise(runs)
@@ -109,12 +114,12 @@ def test_stats_separates_limit_hit_runs():
 
 def test_stats_count_feedback_per_class_and_for_limit_hit_runs_against_the_rest():
     runs = [
-        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1, "feedback_score": 1},
-        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1, "feedback_score": -1},
-        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1, "feedback_score": 1},
-        {"query_class": "lookup", "status": "answered", "stop_reason": None, "hops": 1, "feedback_score": None},
-        {"query_class": "multi_hop", "status": "fallback", "stop_reason": "hops", "hops": 3, "feedback_score": -1},
-        {"query_class": "multi_hop", "status": "answered", "stop_reason": None, "hops": 2, "feedback_score": None},
+        _run("lookup", "answered", None, 1, feedback_score=1),
+        _run("lookup", "answered", None, 1, feedback_score=-1),
+        _run("lookup", "answered", None, 1, feedback_score=1),
+        _run("lookup", "answered", None, 1, feedback_score=None),
+        _run("multi_hop", "fallback", "hops", 3, feedback_score=-1),
+        _run("multi_hop", "answered", None, 2, feedback_score=None),
     ]
     summary = summarise(runs)
     assert summary["feedback"] == {"rated": 4, "positive_share": 0.5}

@@ -55,13 +55,13 @@ def runners(index, resolver) -> dict[str, SystemRunner]:
 
 def test_through_the_graph_one_hop_makes_one_retrieval_call(runners: dict[str, SystemRunner]) -> None:
     record = runners["one_hop"].run(QUESTION, "bob")
-    assert (record.hops, record.retrieval_calls) == (1, 1)
+    assert (record.usage.hops, record.usage.retrieval_calls) == (1, 1)
     assert {e.hop for e in record.evidence} == {1}
 
 
 def test_through_the_graph_untargeted_never_hits_the_hop_limit(runners: dict[str, SystemRunner]) -> None:
     record = runners["untargeted"].run(QUESTION, "bob")
-    assert record.hops <= LIMITS.max_hops and record.stop_reason is None
+    assert record.usage.hops <= LIMITS.max_hops and record.stop_reason is None
 
 
 def test_records_carry_the_evidence_and_drafted_claims_from_the_final_state(runners: dict[str, SystemRunner]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from boundloop.domain.usage import Usage
 from boundloop.evals.aggregate import METRICS, aggregate, by_group, mean
 from boundloop.evals.leaks import AccessView, LeakDetector
 from boundloop.evals.metrics import (
@@ -30,8 +31,12 @@ def gold(**overrides: object) -> Gold:
 
 
 def record(**overrides: object) -> RunRecord:
-    values: dict = {"status": "answered", "answer": "He was born in Lisbon. [1]", "hops": 2, "tokens": 500,
-                    "retrieval_calls": 3, "elapsed_ms": 300, "latency_ms": 310.0,
+    """A record; overrides named after a `Usage` field go into its usage."""
+    spent = {"hops": 2, "tokens": 500, "retrieval_calls": 3, "elapsed_ms": 300}
+    spent.update({k: v for k, v in overrides.items() if k in Usage.model_fields})
+    overrides = {k: v for k, v in overrides.items() if k not in Usage.model_fields}
+    values: dict = {"status": "answered", "answer": "He was born in Lisbon. [1]", "usage": Usage(**spent),
+                    "latency_ms": 310.0,
                     "citations": [ShownDoc(doc_id="A", chunk_id="A#0")],
                     "evidence": [EvidenceRef(doc_id="A", chunk_id="A#0", hop=1),
                                  EvidenceRef(doc_id="C", chunk_id="C#0", hop=2)],

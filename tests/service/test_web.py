@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -39,7 +40,22 @@ def test_every_module_the_page_imports_is_served(client):
             if name not in modules:
                 modules.add(name)
                 pending.append(name)
-    assert modules == {p.name for p in (STATIC / "assets" / "js").glob("*.js")}  # and no module is dead weight
+    # and no module is dead weight; limits.js is made by the service from the limits' declaration
+    assert modules == {p.name for p in (STATIC / "assets" / "js").glob("*.js")} | {"limits.js"}
+
+
+def test_the_page_names_each_limit_as_declared(client):
+    """The page's words for the limits come from `BudgetLimits`' fields: it keeps no list of its own."""
+    from boundloop.policies.limits import declared
+
+    served = client.get("/assets/js/limits.js")
+    assert served.status_code == 200 and served.headers["content-type"].startswith("text/javascript")
+    names = json.loads(served.text.partition("export const LIMITS = ")[2].rstrip().rstrip(";"))
+    assert [(n["usage"], n["stop_reason"], n["named"]) for n in names] == [
+        (limit.usage, limit.stop_reason, limit.named) for limit in declared()]
+    assert "the search limit" in {n["named"] for n in names}
+    for module in ("status.js", "trace.js"):  # no list of limits written into the page
+        assert "retrieval_calls" not in (STATIC / "assets" / "js" / module).read_text()
 
 
 def test_no_page_file_names_another_host():

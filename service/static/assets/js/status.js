@@ -1,10 +1,8 @@
 // The outcome of a run in words: answered, abstained or fallback; complete, or incomplete and why; what it spent.
 import { el } from "./elements.js";
+import { LIMITS } from "./limits.js";
 
 const STATUS = { answered: "Answered", abstained: "Abstained", fallback: "Fallback" };
-const LIMITS = {
-  hops: "the hop limit", tokens: "the token limit", time: "the time limit", retrieval_calls: "the search limit",
-};
 
 function count(n, one, many = `${one}s`) {
   return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
@@ -13,13 +11,13 @@ function count(n, one, many = `${one}s`) {
 export function statusText(result) {
   const completeness = result.complete
     ? "complete"
-    : `incomplete: stopped at ${LIMITS[result.stop_reason] || result.stop_reason}`;
+    : `incomplete: stopped at ${LIMITS.find((l) => l.stop_reason === result.stop_reason)?.named || result.stop_reason}`;
   return `${STATUS[result.status] || result.status} · ${completeness}`;
 }
 
+// What the run spent, each limit's usage in its own words (`limits.js`, made from the limits' declaration).
 export function usageText(usage) {
-  return [count(usage.hops, "hop"), count(usage.retrieval_calls, "search", "searches"),
-    count(usage.tokens, "token"), `${usage.elapsed_ms.toLocaleString("en")} ms`].join(" · ");
+  return LIMITS.filter((l) => l.usage in usage).map((l) => count(usage[l.usage], l.one, l.many)).join(" · ");
 }
 
 export function statusBlock(result) {

@@ -3,14 +3,12 @@ import { el, uniqueId } from "./elements.js";
 
 const seconds = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
 const plain = (n) => n.toLocaleString("en");
-const RESOURCES = [
-  ["hops", "Hops", plain], ["tokens", "Tokens", plain], ["retrieval_calls", "Searches", plain],
-  ["elapsed_ms", "Time", seconds],
-];
 
-function budgetBars(used, limits) {
+// `budget` (sent with the trace) names each limit; a limit set in seconds has its usage in milliseconds.
+function budgetBars(used, limits, budget) {
   const grid = el("div", { class: "budget", role: "group", "aria-label": "Budget used against the limits" });
-  for (const [key, label, format] of RESOURCES) {
+  for (const { usage: key, label, unit } of budget) {
+    const format = unit === "s" ? seconds : plain;
     const value = used[key];
     const limit = limits[key];
     const share = Math.min(1, value / limit);
@@ -57,7 +55,7 @@ export function traceSection(load) {
     loaded = true;
     try {
       const trace = await load();
-      body.replaceChildren(budgetBars(trace.spans[trace.spans.length - 1].usage, trace.limits),
+      body.replaceChildren(budgetBars(trace.spans[trace.spans.length - 1].usage, trace.limits, trace.budget),
         timeline(trace.spans));
     } catch (error) {
       loaded = false;
