@@ -147,6 +147,14 @@ class Verdict(BaseModel):
     reason: str = Field(default="", description="Why it was dropped, if it was.")
 
 
+class ClaimReading(BaseModel):
+    """Which of the reader's named rules read a claim: how the answer was read, for diagnosing a wrong one."""
+
+    claim: int = Field(description="The claim's index in `claims`, from 0.")
+    rule: str = Field(description="The named rule that read it (e.g. 'best_chain', 'each_document_field'; a model's "
+                      "draft: the reasoner's name).")
+
+
 class Citation(BaseModel):
     """A numbered source of the answer."""
 

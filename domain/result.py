@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from boundloop.domain.models import Citation, Claim, Conflict, FallbackResult, QueryClass, Status
+from boundloop.domain.models import Citation, Claim, ClaimReading, Conflict, FallbackResult, QueryClass, Status
 from boundloop.domain.usage import StopReason, Usage
 
 
@@ -43,6 +43,9 @@ class RunResult(BaseModel):
         default=None, description="Why the run stopped calling its model, when a model call timed out or could not "
         "connect (e.g. 'model unavailable (timeout in understand); the rest of the run was decided offline'); "
         "null when the model answered, or when no model is configured.")
+    reading: list[ClaimReading] = Field(
+        default_factory=list, description="The named rule that read each claim, in the order of `claims`; empty "
+        "when nothing was answered.")
 
     def shown_chunks(self) -> set[str]:
         """Every chunk id the result shows or cites: what its reader must still be allowed to read to see it again."""

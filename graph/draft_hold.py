@@ -16,15 +16,16 @@ class DraftHold:
 
     def __init__(self) -> None:
         self._draft: Draft | None = None
+        self._rules: tuple[str, ...] = ()
 
-    def put(self, draft: Draft) -> None:
-        """Hold the latest draft (the closing path may synthesise again after a working synthesise)."""
-        self._draft = draft
+    def put(self, draft: Draft, rules: tuple[str, ...] = ()) -> None:
+        """Hold the latest draft and the named rule behind each claim (the closing path may synthesise again)."""
+        self._draft, self._rules = draft, rules
 
-    def take(self) -> Draft:
-        """The draft held, which leaves the hold; an empty draft when there is none (nothing then ships).
+    def take(self) -> tuple[Draft, tuple[str, ...]]:
+        """The draft held and its claims' rules, which leave the hold; an empty draft when there is none.
 
         A run continued by another process from a checkpoint finds the hold empty: the draft was never written down.
         """
-        draft, self._draft = self._draft or Draft(), None
-        return draft
+        held, self._draft, self._rules = (self._draft or Draft(), self._rules), None, ()
+        return held

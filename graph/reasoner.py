@@ -29,6 +29,8 @@ class StepResult(Generic[T]):
     tokens: int = 0
     note: str = ""
     stopped: StopReason | None = None
+    rules: tuple[str, ...] = ()
+    """For a draft: the named rule that read each claim, in order (none: the reasoner's own name stands for each)."""
 
 
 class Reasoner(Protocol):

@@ -51,6 +51,8 @@ class LoopState(TypedDict, total=False):
     verified: list[Claim]
     """The drafted claims the verifier kept. The draft itself never enters the state (`graph.draft_hold`): a client
     reading the thread's state, its history or a stream sees only what passed."""
+    verified_rules: list[str]
+    """The named rule that read each kept claim, in the order of `verified` (a model's draft: the model's name)."""
     short_answer: str | None
     """The value the question asks for, kept by the verifier because a kept claim's chunks state it."""
     set_aside: list[Conflict]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.config import get_config
 
 from boundloop.domain.conversation import Turn
-from boundloop.domain.models import Citation, Claim, Evidence, FallbackResult
+from boundloop.domain.models import Citation, Claim, ClaimReading, Evidence, FallbackResult
 from boundloop.domain.result import RunResult
 from boundloop.graph.context import RunContext
 from boundloop.graph.state import LoopState, question_of
@@ -88,6 +88,8 @@ def respond(state: LoopState, context: RunContext) -> StepUpdate:
             {c.chunk_id for c in citations} | {e.chunk_id for e in ranked}),
         dropped_claims=state.get("dropped_claims") or 0,
         model_unavailable=context.model_breaker.explanation(),
+        reading=[ClaimReading(claim=i, rule=rule) for i, rule in enumerate(state.get("verified_rules") or [])
+                 if rule and i < len(claims)],
     )
     # Each field of the result is an output channel of the graph (its output schema is `RunResult`).
     turn = Turn.shown(state["question"], result, state.get("context_chunks", []))

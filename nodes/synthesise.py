@@ -23,8 +23,8 @@ def synthesise(state: LoopState, context: RunContext) -> StepUpdate:
     result = context.reasoner.synthesise(
         question_of(state), understanding, evidence, state.get("assessment"), context.call_budget()
     )
-    context.draft.put(result.value)
     claims, short = result.value.claims, result.value.short_answer
+    context.draft.put(result.value, result.rules or (context.reasoner.name,) * len(claims))
     return StepUpdate(
         {"next_step": "verify"},
         decision=f"{len(claims)} claims; " + ("a short answer" if short else "no short answer"),

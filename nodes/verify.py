@@ -21,7 +21,8 @@ def verify(state: LoopState, context: RunContext) -> StepUpdate:
     The draft comes from the run context's hold; the state gets the kept claims, the grounded short answer and the
     number dropped, and the span names why claims were dropped but never quotes one.
     """
-    draft = context.draft.take()
+    draft, rules = context.draft.take()
+    rule_of = dict(zip((c.text for c in draft.claims), rules, strict=False))
     evidence = state.get("evidence", [])
     verdicts = check_claims(draft.claims, evidence)
     tokens, note, stopped = 0, "", None
@@ -31,7 +32,8 @@ def verify(state: LoopState, context: RunContext) -> StepUpdate:
     kept = [v.claim for v in verdicts if v.supported]
     dropped = [_kind(v) for v in verdicts if not v.supported]
     return StepUpdate(
-        {"verified": kept, "short_answer": grounded_short_answer(draft.short_answer, verdicts, evidence),
+        {"verified": kept, "verified_rules": [rule_of.get(c.text, "") for c in kept],
+         "short_answer": grounded_short_answer(draft.short_answer, verdicts, evidence),
          "set_aside": draft.conflicts, "dropped_claims": len(dropped), "next_step": "respond"},
         decision=f"{len(kept)} kept, {len(dropped)} dropped",
         reason=note or ("; ".join(dropped) if dropped else "all claims grounded"),

@@ -13,7 +13,7 @@ from boundloop.domain.usage import Usage
 CHECKPOINT_TYPES = [
     models.Understanding, models.SubQuery, models.Plan, models.Evidence, models.Coverage, models.Conflict,
     models.Gap, models.Assessment, models.Refinement, models.Claim, models.Draft, models.Verdict, models.Citation,
-    models.FallbackResult, Span, Usage, Turn,
+    models.FallbackResult, models.ClaimReading, Span, Usage, Turn,
 ]
 
 

@@ -83,7 +83,7 @@ def test_out_of_scope_chitchat_abstains_without_searching(index, encoder, resolv
 def test_fallback_lists_permitted_results_when_no_claim_is_grounded(index, encoder, resolver, monkeypatch):
     from boundloop.reasoners.offline import extractive
 
-    monkeypatch.setattr(extractive, "answers", lambda *args: False)  # the synthesiser finds nothing good enough
+    monkeypatch.setattr(extractive, "rejection", lambda *args: "coverage: test")  # nothing good enough
     result = make_runner(index, encoder, resolver).ask("Who is the Head of Finance?", "bob")
     assert result.status == "fallback" and result.claims == []
     assert result.fallback_results and result.fallback_results[0].doc_id == "orgchart"

@@ -12,7 +12,8 @@ from boundloop.domain.text import stems
 from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.bridges import missing_links
 from boundloop.reasoners.offline.chains import Chain
-from boundloop.reasoners.offline.extractive import best_chains, synthesise
+from boundloop.reasoners.offline.drafting import best_chains
+from boundloop.reasoners.offline.extractive import synthesise
 from boundloop.reasoners.offline.ranges import amounts, excludes
 from boundloop.reasoners.offline.versions import older_versions
 from tests.reader_fixtures import evidence
@@ -448,7 +449,7 @@ def test_where_someones_office_is_and_what_number_to_ring_ask_for_a_room_and_a_p
 def test_the_value_beside_the_noun_asked_for_breaks_a_tie(monkeypatch):
     from boundloop.reasoners.offline import reading
     from boundloop.reasoners.offline.answer_types import expected_answer
-    from boundloop.reasoners.offline.extractive import evidence_units
+    from boundloop.reasoners.offline.drafting import evidence_units
     pay = evidence("payroll", "Payroll", "Pay day is the 27th of each month.")
     question = "what day of the month do we get paid"
     units, rank_of = evidence_units([pay])
@@ -462,7 +463,7 @@ def test_the_value_beside_the_noun_asked_for_breaks_a_tie(monkeypatch):
 
 
 def test_a_row_covering_little_of_the_question_does_not_answer_it(monkeypatch):
-    from boundloop.reasoners.offline import extractive
+    from boundloop.reasoners.offline import drafting, extractive
     from boundloop.reasoners.offline.similarity import EncoderSimilarity
     pay = evidence("executive-pay", "Executive remuneration 2025/26",
                    "Post: Chief Nurse; Post holder: Angela Foxton; Basic salary 2025/26: £143,600\n"
@@ -475,9 +476,9 @@ def test_a_row_covering_little_of_the_question_does_not_answer_it(monkeypatch):
         return extractive.synthesise(question, Understanding(query_class="lookup"), [pay], None,
                                      EncoderSimilarity()).short_answer
 
-    monkeypatch.setattr(extractive, "ANSWER_FLOOR", found[0].coverage + 0.01)
+    monkeypatch.setattr(drafting, "ANSWER_FLOOR", found[0].coverage + 0.01)
     assert drafted() is None
-    monkeypatch.setattr(extractive, "ANSWER_FLOOR", 0.0)
+    monkeypatch.setattr(drafting, "ANSWER_FLOOR", 0.0)
     assert drafted() == "£143,600"
 
 
@@ -596,14 +597,14 @@ def test_the_row_naming_the_doer_of_the_questions_verb_leads_the_chain():
 
 
 def test_an_address_of_the_kind_asked_in_a_row_covering_the_question_answers_it(monkeypatch):
-    from boundloop.reasoners.offline import extractive
+    from boundloop.reasoners.offline import drafting
     from boundloop.reasoners.offline.similarity import EncoderSimilarity
 
     policy = evidence("leave", "Leave Policy", "All leave is requested in Tidewater, our HR system.")
     catalogue = evidence("systems", "IT Systems Catalogue", "System: Tidewater; What it is for: HR system: annual "
                          "leave requests, payslips; URL: https://tidewater.example\nSystem: Compass; What it is "
                          "for: IT portal: tickets, access requests; URL: https://compass.example")
-    monkeypatch.setattr(extractive, "probability", lambda *args: 0.0)  # the model hesitating, as between two rows
+    monkeypatch.setattr(drafting, "probability", lambda *args: 0.0)  # the model hesitating, as between two rows
     ask = partial(synthesise, understanding=Understanding(query_class="multi_hop"), evidence=[policy, catalogue],
                   assessment=None, similarity=EncoderSimilarity())
     assert ask("What is the web address of the system I use to request annual leave?").short_answer == \
@@ -663,7 +664,7 @@ def test_words_for_approving_say_one_another():
 def test_a_person_asked_for_is_named_in_full(monkeypatch):
     from boundloop.reasoners.offline import reading
     from boundloop.reasoners.offline.answer_types import expected_answer
-    from boundloop.reasoners.offline.extractive import evidence_units
+    from boundloop.reasoners.offline.drafting import evidence_units
     founders = [evidence("short", "Club history", "The rowing club was founded in 1921 by Marlow."),
                 evidence("full", "Club records", "The rowing club was founded in 1921 by Anna Marlow.")]
     units, rank_of = evidence_units(founders)

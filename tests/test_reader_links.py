@@ -131,7 +131,7 @@ def test_a_last_unit_that_only_glosses_a_name_the_question_gives_does_not_answer
 
 def test_a_nationality_links_no_chain():
     from boundloop.reasoners.offline.chains import chains
-    from boundloop.reasoners.offline.extractive import evidence_units
+    from boundloop.reasoners.offline.drafting import evidence_units
     from boundloop.reasoners.offline.reading import read, term_weights
     lantern = evidence("lantern", "The Lantern (film)", "The Lantern is a 2006 British-American mystery film directed "
                        "by Ann Holt.")

@@ -6,7 +6,8 @@ from boundloop.domain.models import Claim, Evidence, Understanding, Verdict
 from boundloop.policies.verification import column_sum, grounded_short_answer
 from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.bridges import missing_links
-from boundloop.reasoners.offline.extractive import evidence_units, synthesise
+from boundloop.reasoners.offline.drafting import evidence_units
+from boundloop.reasoners.offline.extractive import synthesise
 from boundloop.reasoners.offline.reading import read
 from boundloop.reasoners.offline.tallies import counted_rows, summed_rows
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from boundloop.domain.models import Evidence
 from boundloop.domain.text import stems
+from boundloop.reasoners.offline.drafting import family_evidence
+from boundloop.reasoners.offline.extractive import synthesise
 from boundloop.reasoners.offline.planning import plan
 from boundloop.reasoners.offline.siblings import field_terms, field_value, single_question
 from tests.reader_fixtures import evidence, short_answer
@@ -68,3 +71,48 @@ def _lookup():
     from boundloop.domain.models import Understanding
 
     return Understanding(query_class="lookup")
+
+
+def test_a_polite_request_for_each_members_field_is_still_a_list():
+    """'Can you list ...' asks for the list; it is no yes/no question about whether the assistant can."""
+    answer = short_answer("Can you list the wifi network names at each of our sites?", *GUIDES)
+    assert answer is not None and answer not in ("yes", "no")
+    assert {"NQ-STAFF", "WY-NET"} <= {item.strip() for item in answer.replace(" and ", ", ").split(",")}
+
+
+def _ranked(doc_id: str, title: str, text: str, score: float, n: int) -> Evidence:
+    return Evidence(chunk_id=f"{doc_id}#{n}", doc_id=doc_id, title=title, text=text, score=score, hop=1,
+                    found_by=["q0"], rank=1)
+
+
+def test_each_documents_chunk_stating_the_field_is_read_though_others_rank_higher():
+    """A family's twelfth guide is read, and of each guide the chunk holding the field, not its best-ranked one."""
+    guides = []
+    for i in range(14):
+        title = f"Site guide: Depot {i}"
+        guides += [_ranked(f"guide-{i}", title, f"# Depot {i}\nOpening words about depot {i} and its history.",
+                           0.05 - i * 0.001, 0),
+                   _ranked(f"guide-{i}", title, f"## Key facts\nFirst aid contact: Person{i} Surname (ext. 40{i:02})",
+                           0.01, 1)]
+    picked = family_evidence(guides, set(stems("first aid contact")))
+    assert {e.chunk_id for e in picked if e.chunk_id.endswith("#1")} == {f"guide-{i}#1" for i in range(14)}
+    answer = synthesise("Who is the first aid contact at each of our depots?", _lookup(), guides, None).short_answer
+    assert answer is not None and all(f"Person{i} Surname" in answer for i in range(12))
+
+
+def test_a_document_outside_the_family_gives_no_item():
+    """A manual naming 'the first contact for any spill' is no site guide: its bold term is no site's contact."""
+    manual = evidence("manual", "Biosafety manual",
+                      "- **BSO** owns this manual and is the first contact for any spill or exposure.")
+    items = [evidence(f"guide-{n}", f"Site guide: {n}", f"First aid contact: {n.title()} Person") for n in
+             ("north", "east")]
+    readings = [r for r in _family_readings("Who is the first aid contact at each of our sites?", [*items, manual])]
+    assert {r.unit.evidence.doc_id for r in readings} == {"guide-north", "guide-east"}
+
+
+def _family_readings(question: str, documents: list[Evidence]):
+    from boundloop.reasoners.offline.drafting import each_document_readings
+
+    single = single_question(question)
+    assert single is not None
+    return each_document_readings(question, single, documents)

@@ -18,7 +18,7 @@ from boundloop.domain.models import (
 )
 from boundloop.graph.reasoner import StepResult
 from boundloop.policies.budget import BudgetExhausted, CallBudget, estimate_tokens
-from boundloop.reasoners.offline import assess, classify, extractive, followups, planning
+from boundloop.reasoners.offline import assess, classify, drafting, extractive, followups, planning
 from boundloop.reasoners.offline.similarity import EncoderSimilarity
 
 T = TypeVar("T")
@@ -33,6 +33,14 @@ def _charged(value: T, budget: CallBudget, *texts: str) -> StepResult[T]:
     if not budget.allows(tokens):
         raise BudgetExhausted("tokens")
     return StepResult(value, tokens=tokens)
+
+
+def _how(decision: extractive.Decision) -> str:
+    """The trace's account of a reading: the rules that read the claims, or the check that rejected the best one."""
+    if decision.draft.claims:
+        return "read by rule " + ", ".join(dict.fromkeys(decision.rules))
+    return f"no rule answered; best candidate rejected by {decision.rejected}" if decision.rejected else \
+        "no rule answered"
 
 
 class OfflineReasoner:
@@ -84,22 +92,24 @@ class OfflineReasoner:
     def synthesise(self, question: str, understanding: Understanding, evidence: list[Evidence],
                    assessment: Assessment | None, budget: CallBudget) -> StepResult[Draft]:
         """Reads the best passages that fit in the tokens left (all of them, mostly) and keeps the claims that fit."""
-        read = sorted(evidence, key=lambda e: -e.score)[: extractive.MAX_EVIDENCE]
+        read = sorted(evidence, key=lambda e: -e.score)[: drafting.MAX_EVIDENCE]
         full = len(read)
         while read and not budget.allows(estimate_tokens(question, *(e.text for e in read))):
             read = read[:-1]
         shown = evidence if len(read) == full else read  # the extract reads the best passages itself
-        draft = extractive.synthesise(question, understanding, shown, assessment, self.similarity) if read else Draft()
-        claims = list(draft.claims)
+        decision = extractive.read_answer(question, understanding, shown, self.similarity) if read else \
+            extractive.Decision(Draft(), rejected="no passage fits in the tokens left")
+        draft, claims = decision.draft, list(decision.draft.claims)
         cost = estimate_tokens(question, *(e.text for e in read)) if read else 0
         while claims and not budget.allows(cost + estimate_tokens(*(c.text for c in claims))):
             claims.pop()
         tokens = cost + (estimate_tokens(*(c.text for c in claims)) if claims else 0)
+        how = _how(decision)
         if len(read) == full and len(claims) == len(draft.claims):
-            return StepResult(draft, tokens=tokens)
-        note = f"read {len(read)} of {full} passages and kept {len(claims)} claims: the tokens left ran out"
+            return StepResult(draft, tokens=tokens, note=how, rules=decision.rules)
+        note = f"read {len(read)} of {full} passages and kept {len(claims)} claims: the tokens left ran out; {how}"
         kept = Draft(claims=claims, short_answer=draft.short_answer if claims else None, conflicts=draft.conflicts)
-        return StepResult(kept, tokens=tokens, note=note, stopped="tokens")
+        return StepResult(kept, tokens=tokens, note=note, stopped="tokens", rules=decision.rules[:len(claims)])
 
     def judge(self, question: str, verdicts: list[Verdict], evidence: list[Evidence],
               budget: CallBudget) -> StepResult[list[Verdict]]:

@@ -16,7 +16,8 @@ from boundloop.domain.text import entities, stems, values
 from boundloop.reasoners.offline.answer_types import head_phrase
 from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.chains import Chain
-from boundloop.reasoners.offline.extractive import best_chains, evidence_units, synthesise
+from boundloop.reasoners.offline.drafting import best_chains, evidence_units
+from boundloop.reasoners.offline.extractive import synthesise
 from boundloop.reasoners.offline.lists import unfinished
 from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, read
 from boundloop.reasoners.offline.spans import finditer

@@ -16,11 +16,43 @@ ASKING = re.compile(r"^\s*(?:(?:in|at|on|for|from|to|by|with) (?:which|what|whom
                     r"where|why|how|is|are|was|were|can|could|do|does|did|should|may|must|will|would|am)\b", re.I)
 
 
+_REQUEST = re.compile(
+    r"^\s*(?:(?:hi|hello|hey)\b[\s,!]*)?(?:(?:please|pls|kindly|quick one:?)\s+)?"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?|do\s+you\s+(?:happen\s+to\s+)?know\s+(?!(?:if|whether)\b)|"
+    r"i(?:'d|\s+would)\s+like\s+to\s+know\s+|i\s+(?:need|want)\s+to\s+know\s+|please\s+)?"
+    r"(?:(?:tell|show|give|send)\s+me\s+|remind\s+me\s+(?:of\s+)?|let\s+me\s+know\s+|(?=list\s)|(?=name\s)|"
+    r"(?:find|look\s+up)\s+(?:me\s+)?|(?<=know\s))", re.I)
+"""A request wrapped round what is asked ('can you remind me of the roof code', 'could you list the wifi names',
+'do you know who signs it'): the wrapper asks nothing itself, and 'can you' in it is no yes/no question."""
+_WH = re.compile(r"(?:what|which|who|whom|whose|where|when|why|how|whether|if)\b", re.I)
+
+
+def requested(question: str) -> str:
+    """What a request asks: 'can you tell me the site's address?' -> 'what is the site's address?'.
+
+    A wrapped question keeps its own words ('tell me who signs it' -> 'who signs it'); a list asked for stays one
+    ('could you list the first aid contacts' -> 'list the first aid contacts'); any other thing asked for is asked
+    as 'what is ...'. A question with no such wrapper is returned as it is, so 'Can you bring a guest?' still asks
+    yes or no.
+    """
+    match = _REQUEST.match(question)
+    if match is None or match.end() == 0:
+        return question
+    rest = question[match.end():].lstrip()
+    if not rest or rest == question.lstrip():
+        return question
+    if _WH.match(rest) or re.match(r"(?:list|name)\s", rest, re.I):
+        return rest[0].upper() + rest[1:]
+    return f"What is {rest}"
+
+
 def interrogative(question: str) -> str:
     """The clause that asks, when the question sets the scene first; the whole question otherwise.
 
-    'I'm starting in Gdansk next week - who gives me my badge?' asks 'who gives me my badge?'.
+    'I'm starting in Gdansk next week - who gives me my badge?' asks 'who gives me my badge?'; a request asks what
+    it wraps (`requested`).
     """
+    question = requested(question)
     if '"' in question or "“" in question:  # a quoted title may hold any punctuation ('"Hey Pa! There's a Goat"')
         return question
     compound = _COMPOUND.split(question.strip())

@@ -1,25 +1,41 @@
-"""Offline synthesis: the claims that answer the question, and its short answer.
+"""Offline synthesis: a registry of named rules, tried in order; the first that answers drafts the claims.
 
-It reads the evidence for the unit (or chain of units) that answers, renders it as claims and extracts the value
-asked for. Claims are the evidence's own sentences, cleaned, so each is grounded in the chunk it cites.
+Each rule reads the same case (the question as read, what it asks for, the evidence's units and readings) and either
+drafts claims with a short answer or passes. The answer names the rule behind each claim, so the trace and
+`ask --json` (`reading`) say how an answer was read, and a run with no claim says which check rejected the best
+candidate. Claims are the evidence's own sentences, cleaned, so each is grounded in the chunk it cites.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 
-from boundloop.domain.models import Assessment, Claim, Conflict, Draft, Evidence, Understanding
-from boundloop.domain.text import entities, stem, stems, topic_words, values
-from boundloop.policies.deadline import within
-from boundloop.policies.instructions import data_sentences
-from boundloop.reasoners.offline.acronyms import expanded, in_full
+from boundloop.domain.models import Assessment, Draft, Evidence, Understanding
+from boundloop.domain.text import entities, stem, stems
+from boundloop.reasoners.offline.acronyms import in_full
 from boundloop.reasoners.offline.answer_types import Expected, expected_answer, head_phrase
-from boundloop.reasoners.offline.answerability import Similarity, load_model, names_absent, probability
-from boundloop.reasoners.offline.casing import cased
+from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.chains import Chain, chains
 from boundloop.reasoners.offline.changes import changed_value
 from boundloop.reasoners.offline.compare import choose, full_name, sides, yes_or_no
 from boundloop.reasoners.offline.definitions import asked_acronym, definition
+from boundloop.reasoners.offline.drafting import (
+    MIN_COVERAGE,
+    NAMED_KIND,
+    NOT_LISTED,
+    PROPER,
+    asked_of,
+    claim_of,
+    draft_of,
+    each_document_readings,
+    join_items,
+    reading_of,
+    rejection,
+    superseded_values,
+)
 from boundloop.reasoners.offline.flags import count, row_answer
 from boundloop.reasoners.offline.kin import past_the_person
 from boundloop.reasoners.offline.lexicon import in_class
@@ -28,239 +44,271 @@ from boundloop.reasoners.offline.lists import bounded, list_items, superlative_i
 from boundloop.reasoners.offline.origins import same_country
 from boundloop.reasoners.offline.permission import allowed_by_name, forbidden
 from boundloop.reasoners.offline.procedures import procedure
-from boundloop.reasoners.offline.quantities import fits, unstated
-from boundloop.reasoners.offline.ranges import otherwise, within_cap
-from boundloop.reasoners.offline.reading import Reading, coverage, read, term_weights
-from boundloop.reasoners.offline.render import render
+from boundloop.reasoners.offline.reading import Reading
 from boundloop.reasoners.offline.shared import shared_trait
-from boundloop.reasoners.offline.siblings import each_document, field_terms, single_question, singular
+from boundloop.reasoners.offline.siblings import single_question
 from boundloop.reasoners.offline.tallies import asks_count, counted_noun, tally, total
-from boundloop.reasoners.offline.units import Unit, units_of
-from boundloop.reasoners.offline.versions import older_versions
-
-MAX_EVIDENCE = 12
-_PROPER = ("place", "person")
-_NAMED_KIND = re.compile(r"\bwhere\b|\b(?:what|which)\s+(?:\d{4}\s+)?[A-Z]")
-"""A question asking a place ('based out of where?') or a kind qualified by a name or year ('what 1959 Soviet
-feature'): a capitalised value answers it."""
-ANSWER_FLOOR = 0.2
-"""A chain covering less of the question than this does not answer it, whatever the model says (a salary row
-read for 'the cap on nursing agency spend'). 0.25 cost HotpotQA dev answers; 0.2 cost none there, one MuSiQue dev."""
-_ADDRESSES = ("url", "email", "phone", "room")
-ADDRESS_COVERAGE = 0.8
-"""An address of the kind asked (a URL, an email, a phone number, a room) in a unit covering this much of the question
-answers it. The model hesitates when another row of the same table covers nearly as much (the catalogue's next
-system), but the words that row lacks are the question's."""
-MIN_COVERAGE = 0.45
-"""A unit (or chain) must cover this much of the question (by weight, context at half) to answer it."""
+from boundloop.reasoners.offline.units import Unit
 
 
-def evidence_units(evidence: list[Evidence]) -> tuple[list[Unit], dict[str, int]]:
-    """The units of the best evidence, and each chunk's rank."""
-    ranked = sorted(evidence, key=lambda e: -e.score)[:MAX_EVIDENCE]
-    older = older_versions(ranked)
-    units = [u for e in within(ranked) for u in units_of(e, e.doc_id in older)]  # the step's deadline: what is read
-    return units, {e.chunk_id: i for i, e in enumerate(ranked)}
+@dataclass(frozen=True)
+class Case:
+    """One question read against one run's evidence: what every rule looks at."""
+
+    question: str
+    """As read: instructions to the assistant out, acronyms spelled, names typed in lower case cased."""
+    understanding: Understanding
+    similarity: Similarity | None
+    expected: Expected
+    units: list[Unit]
+    readings: list[Reading]
+    weights: dict[str, float]
+
+    @classmethod
+    def read(cls, question: str, understanding: Understanding, evidence: list[Evidence],
+             similarity: Similarity | None) -> Case:
+        as_read, expected, units, readings, weights = reading_of(question, understanding, evidence)
+        return cls(as_read, understanding, similarity, expected, units, readings, weights)
+
+    @cached_property
+    def relevant(self) -> list[Reading]:
+        return [r for r in self.readings if r.coverage >= MIN_COVERAGE / 2]
+
+    @cached_property
+    def names(self) -> list[str]:
+        return self.understanding.entities or entities(self.question, names_only=True)
+
+    @cached_property
+    def counting(self) -> bool:
+        return self.expected.kind == "number" and asks_count(self.question)
+
+    def draft(self, readings: list[Reading], short: str | None) -> Draft:
+        return draft_of(self.question, readings, short)
 
 
-def answers(question: str, expected: Expected, ranked: list[Chain], weights: dict[str, float],
-            similarity: Similarity | None, others: list[Unit]) -> bool:
-    """Whether the best chain answers the question.
+@dataclass(frozen=True)
+class Rule:
+    """A named way of reading an answer: `answer` drafts claims, or returns None to pass to the next rule."""
 
-    A value must be found when one is asked, and every name the question gives stated by the chain (or by one of
-    `others` that names its answer). With a similarity, the answerability model decides, above a floor of
-    coverage; without one (the cheap check evaluate makes), enough of the question must be covered.
-    """
-    best = ranked[0]
-    if best.answer is None and expected.wants_value and expected.kind not in ("other", "yes_no", "list"):
-        return False
-    if names_absent(question, best, others):  # the Singapore office's address is not on a page about Lisbon
-        return False
-    if similarity is None:
-        return best.coverage >= MIN_COVERAGE
-    if best.coverage < ANSWER_FLOOR:
-        return False
-    if expected.kind in _ADDRESSES and best.answer is not None and best.coverage >= ADDRESS_COVERAGE:
-        return True  # 'the web address of the system for leave requests': the leave system's URL, whatever else
-    return probability(question, expected, ranked, weights, similarity) >= load_model().threshold
+    name: str
+    answer: Callable[[Case], Draft | None]
 
 
-def asked(question: str) -> str:
-    """The question as read: sentences in it that read as instructions to the assistant are not what is asked."""
-    return " ".join(data_sentences(question)) or question
+@dataclass(frozen=True)
+class Decision:
+    """The draft, the rule behind each of its claims, and why nothing answered when no claim was drafted."""
+
+    draft: Draft
+    rules: tuple[str, ...] = ()
+    rejected: str = ""
 
 
-def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
-                ) -> tuple[Expected, list[Chain]]:
-    """The expected answer and every candidate chain over the evidence, best first."""
-    question, expected, _, readings, weights = _reading(question, understanding, evidence)
-    return expected, chains(readings, question, weights)
+def _choice(case: Case) -> Draft | None:
+    """'Who is older, X or Y?': the option its evidence favours; a person as their own document names them."""
+    if case.expected.kind != "choice" or not case.relevant:
+        return None
+    picked = choose(case.question, case.expected.options, case.relevant, case.weights, case.readings)
+    if not picked:
+        return None
+    named = full_name(picked[0], case.readings) if re.search(r"(?:^|,)\s*who\b", case.question, re.I) else picked[0]
+    return case.draft(picked[1], named)
 
 
-def _reading(question: str, understanding: Understanding, evidence: list[Evidence]
-             ) -> tuple[str, Expected, list[Unit], list[Reading], dict[str, float]]:
-    """The question as read, what it asks for, the evidence's units, each read for it, and its words' weights.
-
-    As read: sentences that instruct the assistant out, acronyms spelled, names typed in lower case cased.
-    """
-    question = cased(expanded(asked(question), evidence), evidence)
-    expected = expected_answer(question, understanding.query_class)
-    units, rank_of = evidence_units(evidence)
-    weights = term_weights(question, units)
-    return question, expected, units, read(question, expected, units, rank_of, weights), weights
+def _acronym(case: Case) -> Draft | None:
+    """'What does LOTO mean?': the glossary's spelling."""
+    acronym = asked_acronym(case.question)
+    defined = definition(acronym[0], case.readings) if acronym else None
+    return case.draft([defined[1]], defined[0]) if defined else None
 
 
-def _claim(reading: Reading, question: str) -> Claim:
-    return Claim(text=render(reading.unit, question), citations=[reading.unit.evidence.chunk_id])
+def _row_mark(case: Case) -> Draft | None:
+    """'Is Ascension Day off in Leeds?': the row's mark in Leeds's column."""
+    said = row_answer(case.readings, case.names) if case.expected.kind == "yes_no" else None
+    return case.draft(said[1], said[0]) if said else None
 
 
-SAME_SUBJECT = 0.5
-"""Two units state the same thing when they share this share of their words (values aside)."""
+def _total(case: Case) -> Draft | None:
+    """'The combined capacity of the Tilburg rooms': the sum of their cells."""
+    if case.expected.kind not in ("number", "amount"):
+        return None
+    added = total(case.question, case.readings, case.names, counted_noun(case.question, case.expected))
+    return case.draft(added[1], added[0]) if added else None
 
 
-def superseded_values(answer: Reading, readings: list[Reading]) -> list[Conflict]:
-    """Other values a superseded or older document gives for what the answer states ('EUR 45' beside 'EUR 55')."""
-    said = answer.unit.stems - set(stems(" ".join(values(answer.unit.plain))))
-    found: list[Conflict] = []
-    for other in readings:
-        if not other.unit.superseded or other.answer is None or other.answer == answer.answer or not said or \
-                any(other.answer in c.values for c in found):
-            continue
-        theirs = other.unit.stems - set(stems(" ".join(values(other.unit.plain))))
-        shared = said & theirs
-        if len(shared) / max(len(said | theirs), 1) >= SAME_SUBJECT:
-            found.append(Conflict(topic=topic_words(answer.unit.plain, shared),
-                                  values=[answer.answer or "", other.answer],
-                                  chunk_ids=[answer.unit.evidence.chunk_id, other.unit.evidence.chunk_id]))
-    return found[:3]
+def _rows_within_bound(case: Case) -> Draft | None:
+    """'How many rooms seat 12 or more?': the rows that do, counted."""
+    if not (case.counting and bounded(case.question) and (phrase := head_phrase(case.question))):
+        return None
+    listed = list_items(case.question, Expected("list", phrase[-1]), case.readings)
+    return case.draft(listed[0], str(len(listed[1]))) if listed else None
 
 
-def join_items(names: list[str]) -> str:
-    """'A, B and C'."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _marked_rows(case: Case) -> Draft | None:
+    """'How many holidays does Rotterdam get?': the rows marked in Rotterdam's column."""
+    counted = count(case.readings, case.names, stems(" ".join(head_phrase(case.question)))) if case.counting else None
+    return case.draft(counted[1], counted[0]) if counted else None
 
 
-def _draft(question: str, readings: list[Reading], short_answer: str | None) -> Draft:
-    claims: dict[str, Claim] = {}
-    for r in readings:
-        claim = _claim(r, question)
-        claims.setdefault(claim.text, claim)
-    return Draft(claims=list(claims.values()), short_answer=short_answer)
+def _tally(case: Case) -> Draft | None:
+    """'How many people are based in Leeds?': the rows naming Leeds."""
+    if not case.counting:
+        return None
+    tallied = tally(case.question, case.readings, case.names, counted_noun(case.question, case.expected))
+    return case.draft(tallied[1], tallied[0]) if tallied else None
 
 
-_NOT_LISTED = ("number", "amount", "yes_no", "choice")
-"""What a question asked of a whole family wants when it is no list: 'the combined capacity of all the rooms'."""
+def _same_country(case: Case) -> Draft | None:
+    """'Are X and Y located in the same country?': each one's country."""
+    same = same_country(case.question, case.readings) if case.expected.kind == "yes_no" else None
+    return case.draft(same[1], same[0]) if same else None
 
 
-def _each_document(question: str, single: str, evidence: list[Evidence]) -> list[Reading]:
-    """Rule `each_document_field`: the single question's best reading from each sibling document (siblings.py)."""
-    lookup = Understanding(query_class="lookup")
-    _, expected, _, readings, weights = _reading(single, lookup, evidence)
-    if expected.kind == "list" and expected.head:  # 'what is the wifi names': one name per document
-        _, expected, _, readings, weights = _reading(singular(single, expected.head), lookup, evidence)
-    if not expected.wants_value or expected.kind in ("yes_no", "choice", "list"):
-        return []
-    field = {k: weights[k] for k in stems(field_terms(question)) if weights.get(k)}  # the field's words, weighed
-    return each_document([r for r in readings if r.coverage >= MIN_COVERAGE / 4], field)
+def _yes_no(case: Case) -> Draft | None:
+    """A yes/no question read against the unit that covers it; a 'no' an exception by name allows is no answer."""
+    if case.expected.kind != "yes_no" or not case.relevant or \
+            max(asked_of(r, case.weights, case.question) for r in case.relevant) < MIN_COVERAGE:
+        return None
+    said = yes_or_no(case.question, case.understanding.entities, case.relevant, case.weights)
+    if not said or (said[0] == "no" and allowed_by_name(case.question, said[1][0].unit, case.units)):
+        return None
+    return case.draft(said[1], said[0])
 
 
-def _asked_of(reading: Reading, weights: dict[str, float], question: str) -> float:
-    """A yes/no reading's coverage; a quantity the question gives is covered by a limit on its unit.
-
-    For '7 days' against 'up to 5 days' the limit, not the number, is what the passage must state; so for '£110'
-    against 'a maximum of £95'. A row for everywhere else states the place the question names.
-    """
-    text = reading.unit.plain
-    if otherwise(text):  # 'anywhere else in the UK: £95' stands for the place the question names
-        named = {k for name in entities(question, names_only=True) for k in stems(name)} - reading.unit.stems
-        weights = {k: w for k, w in weights.items() if k not in named}
-    elif fits(question, text) is None and within_cap(question, f"{reading.unit.lead} {text}") is None:
-        return reading.coverage
-    return coverage([reading.unit], unstated(weights, question))
+def _forbidden(case: Case) -> Draft | None:
+    """'Am I allowed to ...?': the rule closest in meaning forbids it."""
+    if case.expected.kind != "yes_no":
+        return None
+    ruled = forbidden(case.question, case.readings, case.units, case.similarity)
+    return case.draft(ruled[1], ruled[0]) if ruled else None
 
 
-def synthesise(question: str, understanding: Understanding, evidence: list[Evidence],
-               assessment: Assessment | None, similarity: Similarity | None = None) -> Draft:
-    """The claims that answer the question, in reading order, and the short answer; none when nothing answers.
+def _shared_trait(case: Case) -> Draft | None:
+    """'What sport do both X and Y play?': a word describing both."""
+    if case.expected.kind in ("yes_no", "choice"):
+        return None
+    proper = case.expected.kind in PROPER or NAMED_KIND.search(case.question) is not None
+    common = shared_trait(case.question, case.names, case.readings, case.similarity, proper,
+                          case.expected.kind == "list")
+    return case.draft(common[1], common[0]) if common else None
+
+
+def _superlative(case: Case) -> Draft | None:
+    """'The biggest meeting room at Northgate': the row with the largest measure."""
+    top = superlative_item(case.question, case.expected, case.readings) if case.relevant else None
+    return case.draft(top[0], top[1]) if top else None
+
+
+def _list(case: Case) -> Draft | None:
+    """'Which rooms seat 12?': the rows or items that qualify."""
+    listed = list_items(case.question, case.expected, case.readings) \
+        if case.expected.kind == "list" and case.relevant else None
+    return case.draft(listed[0], join_items(listed[1])) if listed else None
+
+
+def _procedure(case: Case) -> Draft | None:
+    """'How do I ...?': the steps, in order; no short answer."""
+    steps = procedure(case.readings, case.weights) if case.expected.kind == "explanation" else None
+    return case.draft(steps, None) if steps else None
+
+
+def _comparison(case: Case) -> Draft | None:
+    """Two named things compared: the best unit about each; one value they share, else each one's."""
+    entities_ = case.understanding.entities
+    if case.understanding.query_class != "comparison" or len(entities_) < 2:
+        return None
+    compared = sides(entities_, [r for r in case.readings if r.coverage >= MIN_COVERAGE * 0.8])
+    if len(compared) < 2:
+        return None
+    values = {(r.answer or "").casefold() for r in compared}
+    short = compared[0].answer if len(values) == 1 else "; ".join(
+        f"{e}: {r.answer}" for e, r in zip(entities_, compared, strict=False))
+    return case.draft(compared, short if case.expected.wants_value else None)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("choice", _choice),
+    Rule("acronym_definition", _acronym),
+    Rule("table_row_mark", _row_mark),
+    Rule("sum_of_rows", _total),
+    Rule("count_rows_within_bound", _rows_within_bound),
+    Rule("count_marked_rows", _marked_rows),
+    Rule("count_rows_naming", _tally),
+    Rule("same_country", _same_country),
+    Rule("yes_no", _yes_no),
+    Rule("forbidden_by_rule", _forbidden),
+    Rule("shared_trait", _shared_trait),
+    Rule("superlative_row", _superlative),
+    Rule("list_items", _list),
+    Rule("procedure_steps", _procedure),
+    Rule("comparison_sides", _comparison),
+)
+"""The rules tried before the chains, in order: the first that drafts answers."""
+
+CHAIN, IN_FORCE, IN_FULL, EACH_DOCUMENT = "best_chain", "in_force_change", "spelled_in_full", "each_document_field"
+
+
+def _candidates(case: Case) -> list[Chain]:
+    """Every chain that may answer, best first, less those the question's kind rules out."""
+    found = past_the_person(case.question, case.expected, chains(case.readings, case.question, case.weights))
+    head = case.expected.head
+    if head and (members := [c for c in found if c.answer and in_class(head, c.answer)]):
+        found = members  # 'What sport does the first openly gay athlete play?': 'soccer', not the athlete's name
+    if case.expected.kind == "list":  # no list found: a passage may still answer, if it names what is listed
+        stemmed = stem(head) if head else ""
+        found = [c for c in found if any(stemmed in r.unit.stems | r.unit.context_stems for r in c.readings)]
+    return found
+
+
+def _by_chain(case: Case) -> Decision:
+    """The best chain of units, if it passes every check; with the value a later document changed it to."""
+    found = _candidates(case)
+    if not found:
+        return Decision(Draft(), rejected="no candidate: no unit or chain covers the question")
+    if why := rejection(case.question, case.expected, found, case.weights, case.similarity, case.units):
+        return Decision(Draft(), rejected=why)
+    best = named_in_full(found)  # 'Appleby-in-Westmorland', not 'Appleby', when a chain nearly as good names it so
+    conflicts = superseded_values(best.last, case.readings)
+    if case.expected.wants_value and (change := changed_value(best.last, case.readings)):
+        # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, beside the sentence it changes
+        draft = case.draft([*best.readings, change[0]], change[0].answer)
+        return _named(draft.model_copy(update={"conflicts": [change[1], *conflicts]}), CHAIN, [(change[0], IN_FORCE)],
+                      case)
+    short = chain_answer(best, case.expected, case.question) if case.expected.wants_value else None
+    cited, extra = list(best.readings), []
+    if full := in_full(short, [r.unit.plain for r in case.readings], case.question):
+        short = full[0]  # 'SARS' asked for in full: 'Severe acute respiratory syndrome', cited where it is spelled
+        spelled = case.readings[full[1]]
+        cited += [spelled] if spelled not in cited else []
+        extra = [(spelled, IN_FULL)]
+    return _named(case.draft(cited, short).model_copy(update={"conflicts": conflicts}), CHAIN, extra, case)
+
+
+def _named(draft: Draft, rule: str, others: list[tuple[Reading, str]], case: Case) -> Decision:
+    """The draft with `rule` behind each claim, or another rule behind the claim of a reading in `others`."""
+    by_text = {claim_of(r, case.question).text: name for r, name in others}
+    return Decision(draft, tuple(by_text.get(c.text, rule) for c in draft.claims))
+
+
+def read_answer(question: str, understanding: Understanding, evidence: list[Evidence],
+                similarity: Similarity | None = None) -> Decision:
+    """The claims that answer the question, the rule behind each, or why none does.
 
     `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
     check) coverage decides.
     """
     if (single := single_question(question)) and \
-            expected_answer(question, understanding.query_class).kind not in _NOT_LISTED and \
-            (each := _each_document(question, single, evidence)):
-        return _draft(single, each, join_items([r.answer or "" for r in each]))  # one value per sibling document
-    question, expected, units, readings, weights = _reading(question, understanding, evidence)
-    relevant = [r for r in readings if r.coverage >= MIN_COVERAGE / 2]
-    if expected.kind == "choice" and relevant:
-        picked = choose(question, expected.options, relevant, weights, readings)
-        if picked:  # 'Who is older, X or Y?': a person as their own document names them
-            named = full_name(picked[0], readings) if re.search(r"(?:^|,)\s*who\b", question, re.I) else picked[0]
-            return _draft(question, picked[1], named)
-    if (acronym := asked_acronym(question)) and (defined := definition(acronym[0], readings)):
-        return _draft(question, [defined[1]], defined[0])  # 'What does LOTO mean?': the glossary's spelling
-    names = understanding.entities or entities(question, names_only=True)
-    if expected.kind == "yes_no" and (said := row_answer(readings, names)):
-        return _draft(question, said[1], said[0])  # 'Is Ascension Day off in Leeds?': the row's Leeds mark
-    if expected.kind in ("number", "amount") and \
-            (added := total(question, readings, names, counted_noun(question, expected))):
-        return _draft(question, added[1], added[0])  # 'the combined capacity of the Tilburg rooms': their sum
-    counting = expected.kind == "number" and asks_count(question)
-    if counting and bounded(question) and (phrase := head_phrase(question)) and \
-            (listed := list_items(question, Expected("list", phrase[-1]), readings)):
-        return _draft(question, listed[0], str(len(listed[1])))  # 'How many rooms seat 12 or more?': rows that do
-    if counting and (counted := count(readings, names, stems(" ".join(head_phrase(question))))):
-        return _draft(question, counted[1], counted[0])  # 'How many holidays does Rotterdam get?': rows marked
-    if counting and (tallied := tally(question, readings, names, counted_noun(question, expected))):
-        return _draft(question, tallied[1], tallied[0])  # 'How many people are based in Leeds?': rows naming it
-    if expected.kind == "yes_no" and (same := same_country(question, readings)):
-        return _draft(question, same[1], same[0])  # 'Are X and Y located in the same country?': each one's country
-    if expected.kind == "yes_no" and relevant and \
-            max(_asked_of(r, weights, question) for r in relevant) >= MIN_COVERAGE:
-        said = yes_or_no(question, understanding.entities, relevant, weights)
-        if said and not (said[0] == "no" and allowed_by_name(question, said[1][0].unit, units)):
-            return _draft(question, said[1], said[0])
-    if expected.kind == "yes_no" and (ruled := forbidden(question, readings, units, similarity)):
-        return _draft(question, ruled[1], ruled[0])  # 'Am I allowed to ...?': the rule closest in meaning forbids it
-    if expected.kind not in ("yes_no", "choice") and \
-            (common := shared_trait(question, names, readings, similarity,
-                                    expected.kind in _PROPER or _NAMED_KIND.search(question) is not None,
-                                    expected.kind == "list")):
-        return _draft(question, common[1], common[0])  # 'What sport do both X and Y play?': a word describing both
-    if relevant and (top := superlative_item(question, expected, readings)):
-        return _draft(question, top[0], top[1])  # 'the biggest meeting room at Northgate': the row seating most
-    if expected.kind == "list" and relevant:
-        listed = list_items(question, expected, readings)
-        if listed:
-            return _draft(question, listed[0], join_items(listed[1]))
-    if expected.kind == "explanation" and (steps := procedure(readings, weights)):
-        return _draft(question, steps, None)
-    if understanding.query_class == "comparison" and len(understanding.entities) >= 2:
-        compared = sides(understanding.entities, [r for r in readings if r.coverage >= MIN_COVERAGE * 0.8])
-        if len(compared) >= 2:
-            values = {(r.answer or "").casefold() for r in compared}
-            short = compared[0].answer if len(values) == 1 else "; ".join(  # one value they share, else each's
-                f"{e}: {r.answer}" for e, r in zip(understanding.entities, compared, strict=False))
-            return _draft(question, compared, short if expected.wants_value else None)
-    found = chains(readings, question, weights)
-    found = past_the_person(question, expected, found)  # 'When did Frances Vane's father die?': not her own dates
-    if expected.head and (members := [c for c in found if c.answer and in_class(expected.head, c.answer)]):
-        found = members  # 'What sport does the first openly gay athlete play?': 'soccer', not the athlete's name
-    if expected.kind == "list":  # no list found: a passage may still answer, if it names what is listed
-        head = stem(expected.head) if expected.head else ""
-        found = [c for c in found if any(head in r.unit.stems | r.unit.context_stems for r in c.readings)]
-    if not found or not answers(question, expected, found, weights, similarity, units):
-        return Draft()
-    best = named_in_full(found)  # 'Appleby-in-Westmorland', not 'Appleby', when a chain nearly as good names it so
-    conflicts = superseded_values(best.last, readings)
-    if expected.wants_value and (change := changed_value(best.last, readings)):
-        # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, beside the sentence it changes
-        return _draft(question, [*best.readings, change[0]], change[0].answer).model_copy(
-            update={"conflicts": [change[1], *conflicts]})
-    short = chain_answer(best, expected, question) if expected.wants_value else None
-    cited = list(best.readings)
-    if full := in_full(short, [r.unit.plain for r in readings], question):
-        short = full[0]  # 'SARS' asked for in full: 'Severe acute respiratory syndrome', cited where it is spelled
-        cited += [readings[full[1]]] if readings[full[1]] not in cited else []
-    return _draft(question, cited, short).model_copy(update={"conflicts": conflicts})
+            expected_answer(question, understanding.query_class).kind not in NOT_LISTED and \
+            (each := each_document_readings(question, single, evidence)):
+        draft = draft_of(single, each, join_items([r.answer or "" for r in each]))  # one value per sibling document
+        return Decision(draft, (EACH_DOCUMENT,) * len(draft.claims))
+    case = Case.read(question, understanding, evidence, similarity)
+    for rule in RULES:
+        if (drafted := rule.answer(case)) is not None:
+            return _named(drafted, rule.name, [], case)
+    return _by_chain(case)
 
+
+def synthesise(question: str, understanding: Understanding, evidence: list[Evidence],
+               assessment: Assessment | None, similarity: Similarity | None = None) -> Draft:
+    """The claims that answer the question, in reading order, and the short answer; none when nothing answers."""
+    return read_answer(question, understanding, evidence, similarity).draft

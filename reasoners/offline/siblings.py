@@ -54,6 +54,21 @@ def field_terms(question: str) -> str:
     return " ".join(t for t in content_terms(question[:match.start()]) if t not in family and t not in _GENERIC)
 
 
+def family_terms(question: str) -> set[str]:
+    """The stems of the family a distributive question runs over ('each of our sites' -> {'site'})."""
+    match = _DISTRIBUTIVE.search(question)
+    return set(stems(" ".join(content_terms(match.group(1))))) if match else set()
+
+
+def in_family(items: list[Reading], family: set[str]) -> list[Reading]:
+    """The items from documents whose title names the family, when at least two do; all of them otherwise.
+
+    'Site Guide — Basel' is one of 'each of our sites'; a manual's sentence stating the field is no member.
+    """
+    named = [r for r in items if family & set(stems(r.unit.evidence.title))]
+    return named if len(named) >= MIN_DOCUMENTS else items
+
+
 def singular(question: str, noun: str) -> str:
     """`question` with its plural head noun made singular ('the wifi names' -> 'the wifi name')."""
     if noun.endswith("ies"):
