@@ -22,7 +22,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from boundloop.domain.models import Understanding  # noqa: E402
 from boundloop.loop.workspace import Workspace  # noqa: E402
 from boundloop.reasoners.offline.answerability import features, load_model  # noqa: E402
-from boundloop.reasoners.offline.extractive import asked, best_chains, evidence_units  # noqa: E402
+from boundloop.reasoners.offline.drafting import asked, best_chains, evidence_units  # noqa: E402
 from boundloop.reasoners.offline.reading import term_weights  # noqa: E402
 from boundloop.reasoners.offline.similarity import EncoderSimilarity  # noqa: E402
 from boundloop.retrieval.config import DEMO_ROOT  # noqa: E402

@@ -47,7 +47,7 @@ from boundloop.reasoners.offline import OfflineReasoner
 from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.answerability import FEATURES, MODEL_FILE, features
 from boundloop.reasoners.offline.chains import chains
-from boundloop.reasoners.offline.extractive import evidence_units
+from boundloop.reasoners.offline.drafting import evidence_units
 from boundloop.reasoners.offline.reading import read, term_weights
 from boundloop.reasoners.offline.render import render
 from boundloop.reasoners.offline.similarity import EncoderSimilarity
