@@ -140,6 +140,13 @@ _TOKEN = re.compile(r"\w[\w'’.&-]*")
 MAX_SPAN_WORDS = 6
 
 
+def calendar_words(span: str) -> bool:
+    """Whether a capitalised span is only a date's words ('Sunday', 'Saturday 14 June', 'March'): no name."""
+    words = [w.strip(".,") for w in span.split()]
+    return bool(words) and all(w.isdigit() or w.lower() in _CALENDAR or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", w)
+                               for w in words)
+
+
 def name_spans(text: str, max_words: int = MAX_SPAN_WORDS) -> list[str]:
     """Every run of up to `max_words` words that starts and ends with a capitalised word or a number.
 

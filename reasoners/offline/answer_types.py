@@ -35,7 +35,7 @@ _HEADS: list[tuple[str, str]] = [
      r"profit|income|sales|valuation|funding|grant", "amount"),
     (r"numbers?|percentage|percent|share|capacity|count|population|age|height|length|size|duration|period|"
      r"turnaround|quantity|total|speed|distance|weight|temperature|score|ratio|proportion|bandwidth|memory|ram|"
-     r"storage|notice|readings?|concentration|dose|dosage|pressure|voltage|frequency", "number"),
+     r"storage|notice|readings?|concentration|dose|dosage|pressure|voltage|frequency|levels?", "number"),
     (r"person|people|man|woman|actor|actress|director|author|writer|singer|player|artist|musician|composer|"
      r"president|manager|owner|approver|contact|lead|leader|head|chair|founder|ceo|cto|cfo|coach|member|employee|"
      r"officer|sponsor|minister|king|queen|wife|husband|son|daughter|father|mother|brother|sister|producer|"
@@ -220,7 +220,9 @@ def unabbreviated(question: str) -> str:
 
 
 _DIALLED = re.compile(r"\b(?:what|which)\s+(?:phone\s+|telephone\s+|contact\s+)?number\s+(?:do|should|can|must)\s+"
-                      r"\w+\s+(?:call|ring|dial|phone|text)\b|\bnumber\s+(?:to|for me to)\s+(?:call|ring|dial)\b")
+                      r"\w+\s+(?:call|ring|dial|phone|text)\b|\bnumber\s+(?:to|for me to)\s+(?:call|ring|dial)\b|"
+                      r"^\s*(?:what|which)(?:\s+is|'s|’s)?\s+(?:the\s+)?number\s+(?:for|at)\b")
+"""'What number do I ring', 'what's the number for the IT help desk': a number one calls ('the number of' counts)."""
 _DEADLINE = re.compile(r"\bhow (?:long|many (?:days|weeks|months|hours))\s+(?:do|does|have|has|will)\s+\w+\s+"
                        r"(?:have|got|get)\s+to\b|\bhow long have \w+ got\b")
 

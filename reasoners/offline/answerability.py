@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from boundloop.domain.text import entities, stem, stems, values
+from boundloop.domain.text import calendar_words, entities, stem, stems, values
 from boundloop.reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from boundloop.reasoners.offline.chains import Chain
 from boundloop.reasoners.offline.name_roles import unasked_nationality
@@ -131,7 +131,8 @@ def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ..
     units = [r.unit for r in best.readings]
     passage = frozenset().union(*(u.stems | u.context_stems | u.chunk_stems for u in units))
     spellings = dict(_SPELLED_BESIDE.findall(question))
-    missing = [e for e in entities(question) if not _describes_people(e, question) and not _said(e, passage, spellings)]
+    missing = [e for e in entities(question) if not _describes_people(e, question) and not calendar_words(e)
+               and not _said(e, passage, spellings)]  # 'on a Sunday' is a condition: 'at weekends' may state it
     if not missing or not best.answer or len(best.answer) <= 3:
         return bool(missing)
     answer = best.answer.casefold()

@@ -18,7 +18,9 @@ _UNITS = (
     r"metres?|meters?|"
     r"m²|sq ?m|square (?:metres?|meters?|feet)|kg|kilograms?|tonnes?|tons?|lbs?|pounds|people|persons|seats?|"
     r"employees|staff|members|rooms?|floors?|nights?|times|points|inches|feet|ft|cm|mm|°C|°F|degrees?|"
-    r"euros?|dollars?|inhabitants|residents|copies|episodes|seasons|games|goals|votes|species)"
+    r"euros?|dollars?|inhabitants|residents|copies|episodes|seasons|games|goals|votes|species|"
+    # concentrations, volumes, pressures and power, as plant runbooks and lab manuals give them
+    r"[mµu]?g/[lL]|mmol/[lL]|ppm|ppb|m[lL]|litres?|liters?|bar|psi|kPa|kWh|MWh|kW|MW|dB|lux)"
 )
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
