@@ -6,9 +6,9 @@ import pytest
 
 from boundloop.domain.models import Understanding
 from boundloop.domain.text import calendar_words
+from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.answerability import names_absent
 from boundloop.reasoners.offline.drafting import best_chains
-from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.spans import PATTERNS
 from tests.reader_fixtures import evidence
 
