@@ -15,7 +15,8 @@ from boundloop.policies.settings import Settings, env_name
 REPO = Path(__file__).resolve().parents[1]
 SECRETS = {"BOUNDLOOP_JWT_SECRET": "jwt-" + "s" * 40, "BOUNDLOOP_OIDC_CLIENT_SECRET": "client-secret-123",
            "BOUNDLOOP_LDAP_BIND_PASSWORD": "ldap-pass-456",
-           "BOUNDLOOP_CHECKPOINT_URL": "postgresql://runs:pg-pass-789@db:5432/runs"}
+           "BOUNDLOOP_CHECKPOINT_URL": "postgresql://runs:pg-pass-789@db:5432/runs",
+           "BOUNDLOOP_RATE_STORAGE": "redis://:redis-pass-321@cache:6379/0"}
 NOT_SECRETS = {"rate_per_key": "a request rate per API key", "max_tokens": "a count",
                "llm_max_output_tokens": "a count"}
 
@@ -77,11 +78,13 @@ def test_secrets_and_passwords_in_urls_are_masked(clean, capsys):
     for argv in (["config", "--json", "doctor", "--index", flagged], ["config", "doctor", "--index", flagged]):
         assert main(argv) == 0
         out = capsys.readouterr().out
-        assert not any(secret in out for secret in [*SECRETS.values(), "flag-pass-000", "pg-pass-789"]), out
+        leaked = [*SECRETS.values(), "flag-pass-000", "pg-pass-789", "redis-pass-321"]
+        assert not any(secret in out for secret in leaked), out
         assert "****" in out
     shown = _config(capsys)["settings"]
     assert shown["BOUNDLOOP_JWT_SECRET"] == {"value": "****", "source": "environment", "flag": None}
     assert shown["BOUNDLOOP_CHECKPOINT_URL"]["value"] == "postgresql://runs:****@db:5432/runs"
+    assert shown["BOUNDLOOP_RATE_STORAGE"]["value"] == "redis://:****@cache:6379/0"
     assert shown["BOUNDLOOP_OIDC_CLIENT_SECRET"]["value"] == shown["BOUNDLOOP_LDAP_BIND_PASSWORD"]["value"] == "****"
     assert shown["BOUNDLOOP_OIDC_ISSUER"]["value"] is None  # unset stays unset, not masked
 
