@@ -18,8 +18,8 @@ INTERRUPTED_AFTER_S = 3600.0  # an unfinished run of a process this host cannot 
 class Retention:
     """Which runs a store keeps."""
 
-    keep: int = 10_000
-    max_age_days: float = 30.0
+    keep: int = Settings.model_fields["runs_keep"].default
+    max_age_days: float = Settings.model_fields["runs_max_age_days"].default
 
     @property
     def max_age_s(self) -> float:

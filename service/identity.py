@@ -21,12 +21,13 @@ from typing import Any
 import jwt
 
 from boundloop.policies.entitlements import DirectorySource
+from boundloop.policies.settings import Settings
 from boundloop.service.errors import AuthenticationFailed
 from boundloop.service.oidc_tokens import OidcVerifier, TokenIdentity, token_algorithm
 
 JWT_ALGORITHM = "HS256"
 JWT_LEEWAY_S = 30  # clock skew allowed between the token issuer and this server, on the lifetime only
-DEFAULT_JWT_MAX_TTL_S = 24 * 3600
+DEFAULT_JWT_MAX_TTL_S: int = Settings.model_fields["jwt_max_ttl"].default
 
 
 def _looks_like_jwt(token: str) -> bool:

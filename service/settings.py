@@ -13,8 +13,8 @@ from boundloop.service.ldap_settings import LdapSettings
 from boundloop.service.oidc_tokens import OidcSettings
 from boundloop.service.rate_limit import Rate
 
-MAX_BODY_BYTES = 64 * 1024
-MAX_INGEST_BYTES = 8 * 1024 * 1024
+MAX_BODY_BYTES: int = Settings.model_fields["max_body_bytes"].default
+MAX_INGEST_BYTES: int = Settings.model_fields["max_ingest_bytes"].default
 MIN_JWT_SECRET_BYTES = 32
 
 

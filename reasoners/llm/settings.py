@@ -16,7 +16,7 @@ Step = Literal["rewrite", "understand", "plan", "synthesise", "judge"]
 # Caps on each call's completion. The pre-send token check counts the cap in full, so a call that passes the check
 # cannot push the run past `BOUNDLOOP_MAX_TOKENS` however long the model's reply would have been.
 OUTPUT_TOKENS: dict[Step, int] = {"rewrite": 200, "understand": 300, "plan": 600, "synthesise": 1500, "judge": 600}
-CALL_SHARE = 0.4
+CALL_SHARE: float = Settings.model_fields["llm_call_share"].default
 """The share of the run's time left that one model call may wait. A model that never answers then costs a run at most
 this share of its time (the first such call opens the run's breaker), and the offline fallback has the rest."""
 
