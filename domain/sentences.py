@@ -1,12 +1,15 @@
 """Sentences of a document's text: how paragraphs, headings, list items, fields and table rows become sentences.
 
 The chunker packs these sentences into chunks, one a line; the reader and the instruction policy split a chunk's
-text back into them (`chunk_sentences`).
+text back into them (`chunk_sentences`). Each sentence can also say which source lines it was read from
+(`source_sentences`), so that a chunk keeps its Markdown as written for people to read.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
 MAX_WORDS = 120
 """No sentence is longer in words (and no chunk, which packs sentences up to this many words)."""
@@ -34,6 +37,20 @@ _FIELD_LINE = re.compile(r"^(?:\*\*|__)?[A-Z][\w ()/&'’.,-]{0,40}?(?:\*\*|__)?
 _BOLD_LINE = re.compile(r"^(?:\*\*|__)([^*_]{2,120}?)(?:\*\*|__)$")
 
 
+Span = tuple[int, int]
+"""`[start, end)` characters of a text."""
+
+
+@dataclass(frozen=True)
+class SourceSentence:
+    """A sentence (or row, or item) and the span of the whole source lines it was read from."""
+
+    text: str
+    span: Span
+    context: tuple[Span, ...] = ()
+    """Lines it needs to show as written, above its own: a table row's header and rule."""
+
+
 def _cells(row: str) -> list[str]:
     return [" ".join(c.replace("**", "").split()) for c in row.strip().strip("|").split("|")]
 
@@ -50,36 +67,65 @@ def split_sentences(text: str) -> list[str]:
     Markdown table rows become 'Column: value; ...' so each row carries its header's meaning; rows of a plain-text
     table aligned with spaces become 'cell; cell'.
     """
-    sentences: list[str] = []
-    for paragraph in _PARAGRAPH.split(text):
-        prose: list[str] = []
+    return [sentence.text for sentence in source_sentences(text)]
+
+
+def source_sentences(text: str) -> list[SourceSentence]:
+    """`split_sentences`, each sentence with the source lines it comes from."""
+    sentences: list[SourceSentence] = []
+    for paragraph_start, paragraph in _paragraphs(text):
+        prose: list[tuple[str, Span]] = []
         header: list[str] = []
+        header_span: tuple[Span, ...] = ()
         item = False  # whether the last sentence is a list item that an indented line may continue
-        lines = _underlined_headings(paragraph.splitlines())
-        fields = _field_lines(lines)
-        for n, line in enumerate(lines):
+        lines = _underlined_headings(_lines_at(paragraph, paragraph_start))
+        fields = _field_lines([line for line, _ in lines])
+        for n, (line, span) in enumerate(lines):
             stripped = line.strip()
             if item and not prose and line[:1].isspace() and stripped and not _STRUCTURED.match(stripped):
-                sentences[-1] += " " + " ".join(stripped.split())  # a wrapped list item's next line
+                last = sentences[-1]  # a wrapped list item's next line
+                sentences[-1] = replace(last, text=last.text + " " + " ".join(stripped.split()),
+                                        span=(last.span[0], span[1]))
                 continue
             item = bool(re.match(r"^([-*+]|\d+[.)])\s", stripped))
             if _TABLE_RULE.match(stripped) and stripped.count("|") and sentences:
-                header = _cells(sentences.pop()) if sentences[-1].startswith("|") else header
+                if sentences[-1].text.startswith("|"):
+                    head = sentences.pop()
+                    header, header_span = _cells(head.text), ((head.span[0], span[1]),)
                 continue
             if n in fields or _STRUCTURED.match(stripped) or _COLUMNS.search(stripped):
                 sentences.extend(_prose_sentences(prose))
                 prose = []
                 if stripped.startswith("|") and header:
-                    sentences.append(_table_row(header, stripped))
+                    sentences.append(SourceSentence(_table_row(header, stripped), span, header_span))
                 elif _COLUMNS.search(stripped) and not _STRUCTURED.match(stripped):
                     # a row of a plain-text table aligned with spaces: its columns become '; '-separated cells
-                    sentences.append("; ".join(re.split(r" {2,}|\t+", stripped)))
+                    sentences.append(SourceSentence("; ".join(re.split(r" {2,}|\t+", stripped)), span))
                 else:
-                    sentences.append(" ".join(stripped.split()))
+                    sentences.append(SourceSentence(" ".join(stripped.split()), span))
             elif stripped:
-                prose.append(stripped)
+                prose.append((stripped, span))
         sentences.extend(_prose_sentences(prose))
-    return [piece for sentence in sentences for piece in bounded_pieces(sentence)]
+    return [replace(sentence, text=piece) for sentence in sentences for piece in bounded_pieces(sentence.text)]
+
+
+def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
+    """The paragraphs of `text` (split at blank lines), each with the offset it starts at."""
+    at = 0
+    for gap in _PARAGRAPH.finditer(text):
+        yield at, text[at:gap.start()]
+        at = gap.end()
+    yield at, text[at:]
+
+
+def _lines_at(paragraph: str, start: int) -> list[tuple[str, Span]]:
+    """The lines of a paragraph (as `str.splitlines` cuts them), each with its span in the whole text."""
+    lines: list[tuple[str, Span]] = []
+    for raw in paragraph.splitlines(keepends=True):
+        line = raw.splitlines()[0]
+        lines.append((line, (start, start + len(line))))
+        start += len(raw)
+    return lines
 
 
 def bounded_pieces(sentence: str) -> list[str]:
@@ -114,22 +160,24 @@ def _field_lines(lines: list[str]) -> set[int]:
     return {i for i, field in enumerate(like) if field and ((i and like[i - 1]) or (i + 1 < len(like) and like[i + 1]))}
 
 
-def _underlined_headings(lines: list[str]) -> list[str]:
+def _underlined_headings(lines: list[tuple[str, Span]]) -> list[tuple[str, Span]]:
     """Plain-text headings underlined with '====' or '----' become Markdown headings; the underline goes.
 
-    A line that is wholly bold ('**When is payday?**', as FAQs set their questions) is a heading too.
+    A line that is wholly bold ('**When is payday?**', as FAQs set their questions) is a heading too. A heading
+    keeps its underline in its source span.
     """
-    out: list[str] = []
-    for line in lines:
+    out: list[tuple[str, Span]] = []
+    for line, span in lines:
         bold = _BOLD_LINE.match(line.strip())
         if bold and not bold.group(1).rstrip().endswith(":"):  # 'Owner:' leads into its value
-            out.append("#### " + " ".join(bold.group(1).split()))
+            out.append(("#### " + " ".join(bold.group(1).split()), span))
             continue
         if _UNDERLINE.match(line.strip()):
-            if out and out[-1].strip() and len(out[-1].split()) <= 10 and not _STRUCTURED.match(out[-1].strip()):
-                out[-1] = "## " + out[-1].strip()
+            previous, above = out[-1] if out else ("", span)
+            if previous.strip() and len(previous.split()) <= 10 and not _STRUCTURED.match(previous.strip()):
+                out[-1] = ("## " + previous.strip(), (above[0], span[1]))
             continue  # a rule under a heading, or on its own: layout
-        out.append(line)
+        out.append((line, span))
     return out
 
 
@@ -149,6 +197,16 @@ def chunk_sentences(text: str) -> list[str]:
     return found
 
 
-def _prose_sentences(lines: list[str]) -> list[str]:
-    joined = " ".join(" ".join(lines).split())
-    return [s for s in _SENTENCE.split(joined) if s] if joined else []
+def _prose_sentences(lines: list[tuple[str, Span]]) -> list[SourceSentence]:
+    """The sentences of a run of prose lines; a sentence's span runs from its first word's line to its last's."""
+    words = [(word, span) for line, span in lines for word in line.split()]
+    joined = " ".join(word for word, _ in words)
+    found: list[SourceSentence] = []
+    at = 0
+    for sentence in _SENTENCE.split(joined) if joined else []:
+        if not sentence:
+            continue
+        last = min(at + sentence.count(" "), len(words) - 1)  # the split falls on single spaces between words
+        found.append(SourceSentence(sentence, (words[at][1][0], words[last][1][1])))
+        at = last + 1
+    return found

@@ -44,6 +44,8 @@ class StoredChunk:
     page: int | None
     acl: frozenset[str]
     sheet: str | None = None
+    markdown: str = ""
+    """The chunk's source lines as written; '' for chunks stored before the index kept them."""
 
 
 @dataclass(frozen=True)

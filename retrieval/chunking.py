@@ -1,11 +1,16 @@
-"""Sentence-aware chunking with overlap; paginated documents are chunked page by page (a workbook sheet by sheet)."""
+"""Sentence-aware chunking with overlap; paginated documents are chunked page by page (a workbook sheet by sheet).
+
+A chunk also keeps its Markdown as written (the source lines its sentences were read from, see `chunk_markdown`) for
+the page to show; the text the reader reads and the verifier checks is the flat form.
+"""
 
 from __future__ import annotations
 
 import re
 
 from boundloop.domain.names import normalise_name
-from boundloop.domain.sentences import MAX_WORDS, split_sentences
+from boundloop.domain.sentences import MAX_WORDS, source_sentences
+from boundloop.retrieval.chunk_markdown import passage_markdown
 from boundloop.retrieval.documents import Chunk, Document
 
 CHUNKER_VERSION = "sent-v10"
@@ -43,32 +48,31 @@ def _windows(sentences: list[str], max_words: int, overlap_words: int) -> list[t
     return windows
 
 
-def _section_paths(sentences: list[str], title: str) -> list[list[str]]:
-    """For each sentence, the headings of the sections it is in, outermost first.
+def _section_paths(sentences: list[str], title: str) -> list[list[int]]:
+    """For each sentence, the headings of the sections it is in (as sentence indexes), outermost first.
 
     A heading that repeats the document's title is left out: every chunk carries the title already.
     """
-    paths: list[list[str]] = []
-    open_headings: list[tuple[int, str]] = []
-    for sentence in sentences:
+    paths: list[list[int]] = []
+    open_headings: list[tuple[int, int]] = []
+    for i, sentence in enumerate(sentences):
         heading = _HEADING.match(sentence)
         if heading:  # a heading closes the sections at its level and below; its path is its parents
             level = len(heading.group(1))
-            open_headings = [(lv, line) for lv, line in open_headings if lv < level]
-        paths.append([line for _, line in open_headings])
+            open_headings = [(lv, at) for lv, at in open_headings if lv < level]
+        paths.append([at for _, at in open_headings])
         if heading and normalise_name(heading.group(2)) != normalise_name(title):
-            open_headings.append((len(heading.group(1)), sentence))
+            open_headings.append((len(heading.group(1)), i))
     return paths
 
 
-def _with_section(start: int, window: list[str], paths: list[list[str]]) -> str:
-    """The window's text; one that begins inside a section starts with that section's headings.
+def _missing_headings(start: int, window: list[str], paths: list[list[int]], sentences: list[str]) -> list[int]:
+    """The headings above a window that begins inside a section, and that the window does not hold itself.
 
-    So a row or a sentence cut off from its heading ('## Tilburg' above a table of dates) is still read and found
-    under it.
+    The window's text starts with them, so a row or a sentence cut off from its heading ('## Tilburg' above a table
+    of dates) is still read and found under it.
     """
-    missing = [line for line in paths[start] if line not in window] if start < len(paths) else []
-    return "\n".join(missing + window)
+    return [at for at in paths[start] if sentences[at] not in window] if start < len(paths) else []
 
 
 def chunk_document(
@@ -82,20 +86,25 @@ def chunk_document(
     chunks: list[Chunk] = []
     for page_number, page_text in pages:
         sheet = sheets[page_number - 1] if page_number is not None and page_number <= len(sheets) else None
-        sentences = split_sentences(page_text)
+        units = source_sentences(page_text)
+        sentences = [unit.text for unit in units]
         paths = _section_paths(sentences, document.title)
         for start, window in _windows(sentences, max_words, overlap_words):
             ordinal = len(chunks)
+            headings = _missing_headings(start, window, paths, sentences)
+            own = units[start:start + len(window)]
             chunks.append(
                 Chunk(
                     chunk_id=f"{document.doc_id}#{ordinal}",
                     doc_id=document.doc_id,
                     ordinal=ordinal,
                     title=document.title,
-                    text=_with_section(start, window, paths),
+                    text="\n".join([sentences[at] for at in headings] + window),
                     source=document.source,
                     page=None if sheet is not None else page_number,
                     sheet=sheet,
+                    markdown=passage_markdown(page_text, [units[at].span for at in headings],
+                                              [unit.span for unit in own], [c for u in own for c in u.context]),
                 )
             )
     return chunks

@@ -98,6 +98,8 @@ class Chunk:
     page: int | None
     sheet: str | None = None
     """The workbook sheet the passage is on; None when it is not on one."""
+    markdown: str = ""
+    """The source lines the text was read from, as written, for people (see `chunk_markdown`); '' when unknown."""
 
 
 class SearchHit(BaseModel):

@@ -9,7 +9,13 @@ from boundloop.retrieval.errors import IndexStoreError
 from boundloop.retrieval.sqlite_failures import sqlite_failure
 
 INDEX_FILE = "index.db"  # the database inside an index folder
-SCHEMA_VERSION = 3  # 2: documents.origin (the file or folder a document was ingested from); 3: chunks.sheet
+SCHEMA_VERSION = 4
+ADDED_COLUMNS: list[tuple[int, str, str, str]] = [
+    # (the schema version that added it, table, column, definition): older indexes get them in place
+    (2, "documents", "origin", "TEXT NOT NULL DEFAULT ''"),  # the file or folder a document was ingested from
+    (3, "chunks", "sheet", "TEXT"),                          # the workbook sheet a chunk is on
+    (4, "chunks", "markdown", "TEXT NOT NULL DEFAULT ''"),   # the chunk's source lines as written ('' before 4)
+]
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -34,6 +40,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     source TEXT NOT NULL,
     page INTEGER,
     sheet TEXT,                   -- the workbook sheet a chunk is on; NULL otherwise
+    markdown TEXT NOT NULL DEFAULT '',  -- the text's source lines as written, for the page; not searched
     acl TEXT NOT NULL,            -- the document's ACL, JSON
     acl_tokens TEXT NOT NULL,     -- the ACL as group tokens ('g3 g7') for filtering inside FTS queries
     vector BLOB NOT NULL          -- float32, unit length
@@ -80,29 +87,30 @@ def connect(path: str, create: bool, read_only: bool = False) -> sqlite3.Connect
     except sqlite3.DatabaseError as exc:
         raise sqlite_failure(exc, Path(path), "index", DAMAGED_REMEDY) or IndexStoreError(
             f"cannot open index {path}: {exc}") from None
-    if version is not None and int(version[0]) in (1, 2):
-        _upgrade(conn)
+    if version is not None and 0 < int(version[0]) < SCHEMA_VERSION:
+        _upgrade(conn, int(version[0]))
         version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-    if version is None or int(version[0]) not in (1, 2, SCHEMA_VERSION):
+    if version is None or not 0 < int(version[0]) <= SCHEMA_VERSION:
         raise IndexStoreError(f"index {path} has schema version {version and version[0]}, expected {SCHEMA_VERSION}")
     return conn
 
 
 def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    """Whether `table` has `column`: a read-only index of an older version lacks the newer ones."""
     return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
 
 
-def _upgrade(conn: sqlite3.Connection) -> None:
-    """Add `documents.origin` and `chunks.sheet` in place.
+def _upgrade(conn: sqlite3.Connection, version: int) -> None:
+    """Add the columns of later versions in place (`ADDED_COLUMNS`).
 
-    A read-only index stays as it is: searches do not read `origin`, and read `sheet` as NULL where it is missing.
+    A read-only index stays as it is: searches do not read `origin`, and read `sheet` as NULL and `markdown` as ''
+    where they are missing.
     """
     try:
         conn.execute("BEGIN IMMEDIATE")
-        if not has_column(conn, "documents", "origin"):
-            conn.execute("ALTER TABLE documents ADD COLUMN origin TEXT NOT NULL DEFAULT ''")
-        if not has_column(conn, "chunks", "sheet"):
-            conn.execute("ALTER TABLE chunks ADD COLUMN sheet TEXT")
+        for added, table, column, definition in ADDED_COLUMNS:
+            if added > version and not has_column(conn, table, column):
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
         conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
         conn.execute("COMMIT")
     except sqlite3.OperationalError:

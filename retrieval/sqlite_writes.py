@@ -44,11 +44,11 @@ def write_document(conn: sqlite3.Connection, write: DocumentWrite) -> None:
     )
     tokens = " ".join(ensure_group_tokens(conn, doc.acl))
     conn.executemany(
-        "INSERT INTO chunks (chunk_id, doc_id, ordinal, title, text, source, page, sheet, acl, acl_tokens, vector) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO chunks (chunk_id, doc_id, ordinal, title, text, source, page, sheet, acl, acl_tokens, vector, "
+        "markdown) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         [
             (c.chunk_id, c.doc_id, c.ordinal, c.title, c.text, c.source, c.page, c.sheet, acl_json, tokens,
-             np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes())
+             np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes(), c.markdown)
             for i, c in enumerate(write.chunks)
         ],
     )

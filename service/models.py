@@ -13,6 +13,7 @@ from boundloop.domain.trace import Span
 from boundloop.domain.usage import Usage
 from boundloop.loop.runner import MAX_QUESTION_CHARS
 from boundloop.policies.limits import Bound
+from boundloop.retrieval.chunk_markdown import MAX_MARKDOWN_CHARS
 
 Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)]
 ID_PATTERN = r"^[0-9a-f]{32}$"
@@ -133,6 +134,11 @@ class Passage(Strict):
     page: int | None
     sheet: str | None = Field(default=None, description="The workbook sheet the passage is on; null otherwise.")
     text: str = Field(description="The passage as the run read it.")
+    markdown: str = Field(
+        default="", max_length=MAX_MARKDOWN_CHARS,
+        description="The passage's source lines as written (Markdown: headings, lists, tables), for display only; "
+                    "'' when the index holds none (chunks stored before it kept them) or the text changed since.",
+    )
 
 
 class PassagesResponse(Strict):

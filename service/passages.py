@@ -2,12 +2,15 @@
 
 A passage is returned only if all three hold: the run's answer cites its chunk, the run's own evidence holds it (so
 the text is the version the answer stands on), and the caller may read the chunk now (so a document since removed
-or put out of the caller's reach is not shown again).
+or put out of the caller's reach is not shown again). Its Markdown as written comes with it only while the index
+still holds the very text the run read: a passage is never shown in a version the answer did not stand on.
 """
 
 from __future__ import annotations
 
 from boundloop.policies.entitlements import AccessFilter
+from boundloop.retrieval.backend import StoredChunk
+from boundloop.retrieval.chunk_markdown import MAX_MARKDOWN_CHARS
 from boundloop.service.errors import NotFound
 from boundloop.service.models import Passage
 from boundloop.service.state import ServiceState
@@ -26,6 +29,11 @@ def cited_passages(state: ServiceState, run_id: str, user: str) -> list[Passage]
     readable = state.backend.load_chunks([c.chunk_id for c in citations], access)
     return [
         Passage(marker=c.marker, doc_id=c.doc_id, chunk_id=c.chunk_id, title=c.title, page=c.page, sheet=c.sheet,
-                text=evidence[c.chunk_id].text)
+                text=evidence[c.chunk_id].text, markdown=_as_written(readable[c.chunk_id], evidence[c.chunk_id].text))
         for c in citations if c.chunk_id in evidence and c.chunk_id in readable
     ]
+
+
+def _as_written(stored: StoredChunk, read: str) -> str:
+    """The stored chunk's Markdown if its text is still the text the run read (and within bounds), else ''."""
+    return stored.markdown if stored.text == read and len(stored.markdown) <= MAX_MARKDOWN_CHARS else ""

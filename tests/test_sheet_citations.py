@@ -13,6 +13,7 @@ from boundloop.retrieval.ingest import ingest
 from boundloop.retrieval.loaders import load_folder
 from boundloop.retrieval.search import hybrid_search as search
 from boundloop.retrieval.sqlite_index import SqliteIndex
+from boundloop.retrieval.sqlite_schema import SCHEMA_VERSION
 from tests.conftest import HashEncoder, access
 from tests.pdfgen import write_pdf
 
@@ -74,7 +75,7 @@ def test_an_index_from_before_sheets_is_upgraded_and_a_read_only_one_still_searc
         assert hits and all(h.sheet is None for h in hits)
         old.close()
     index = SqliteIndex(tmp_path / "idx")
-    assert index._meta("schema_version") == "3"
+    assert index._meta("schema_version") == str(SCHEMA_VERSION)
     again = ingest(index, HashEncoder(), load_folder(share), show_progress=False)
     assert again.unchanged == 2  # the column came back empty; nothing was re-embedded for it
     index.close()

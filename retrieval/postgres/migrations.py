@@ -136,6 +136,9 @@ CREATE INDEX chunks_title_key_3 ON boundloop.chunks ((title_keys[3])) WHERE ordi
     (6, "chunks name the workbook sheet they are on (citations and search results carry it)", """
 ALTER TABLE boundloop.chunks ADD COLUMN sheet text;
 """),
+    (7, "chunks keep their source lines as written, for the page; older rows show their text", """
+ALTER TABLE boundloop.chunks ADD COLUMN markdown text NOT NULL DEFAULT '';
+"""),
 ]
 
 LATEST = MIGRATIONS[-1][0]

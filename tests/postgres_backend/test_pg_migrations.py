@@ -88,3 +88,24 @@ def test_migration_5_fills_the_postings_of_an_index_written_before_it(settings, 
         assert index.title_candidates(["Salary bands"], access("hr"), 5)[0].chunk_id == "pay#0"
     finally:
         index.close()
+
+
+
+def test_migration_7_keeps_chunks_written_before_it_with_no_markdown(settings, monkeypatch):
+    from tests.conftest import access
+
+    with monkeypatch.context() as before:  # an index at schema 6, with a row written then
+        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:6])
+        with psycopg.connect(settings.writer_url) as conn:
+            migrations.migrate(conn)
+            conn.execute("INSERT INTO boundloop.documents VALUES ('exp', 'Expense policy', '', '{staff}', '{}', 'h1')")
+            conn.execute("INSERT INTO boundloop.chunks (chunk_id, doc_id, ordinal, title, text, source, acl, embedding)"
+                         " VALUES ('exp#0', 'exp', 0, 'Expense policy', 'Limit: EUR 5,000', '', '{staff}', '[1,0]')")
+    PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
+    assert versions(settings.writer_url)[-1] == 7
+    index = PostgresIndex(settings)
+    try:
+        loaded = index.load_chunks(["exp#0"], access("staff"))
+        assert (loaded["exp#0"].text, loaded["exp#0"].markdown) == ("Limit: EUR 5,000", "")  # the page shows it flat
+    finally:
+        index.close()
