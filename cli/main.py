@@ -10,7 +10,6 @@ import sys
 from boundloop import __version__
 from boundloop.cli.commands import COMMANDS
 from boundloop.policies.errors import BoundloopError
-from boundloop.policies.settings import SettingError, settings
 
 SIGPIPE_EXIT = 141  # what a shell reports for a program ended by a closed pipe (128 + SIGPIPE)
 
@@ -45,6 +44,8 @@ def _quiet_stdout() -> None:
 
 def _debug() -> bool:
     """`BOUNDLOOP_DEBUG`: show the traceback of an internal error (off when the settings themselves are bad)."""
+    from boundloop.policies.settings import SettingError, settings  # pydantic-settings: not for `--help`
+
     try:
         return settings().debug
     except SettingError:

@@ -124,3 +124,15 @@ def test_a_cli_command_names_the_bad_setting_in_one_line(clean, capsys):
     clean.setenv("BOUNDLOOP_MAX_HOPS", "0")
     assert main(["config"]) == 2
     assert capsys.readouterr().err == "boundloop: error: BOUNDLOOP_MAX_HOPS='0' must be a whole number, at least 1\n"
+
+
+def test_the_top_level_help_does_not_load_the_settings():
+    """`boundloop --help` stays fast: pydantic-settings is imported by the commands that read settings, not by it."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from boundloop.cli.main import main\n"
+             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print('pydantic_settings' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "False"
