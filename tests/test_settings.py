@@ -136,3 +136,18 @@ def test_the_top_level_help_does_not_load_the_settings():
              "print('pydantic_settings' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "False"
+
+
+def test_boundloop_debug_shows_the_traceback_of_an_internal_error(clean, capsys):
+    from boundloop.cli import config_command
+    from boundloop.cli.main import main
+
+    def broken(args):
+        raise RuntimeError("internal")
+
+    clean.setattr(config_command, "run_config", broken)
+    assert main(["config"]) == 1
+    assert "internal error (RuntimeError); set BOUNDLOOP_DEBUG=1" in capsys.readouterr().err
+    clean.setenv("BOUNDLOOP_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        main(["config"])
