@@ -134,15 +134,19 @@ class LoopRunner:
 
     @contextmanager
     def _interrupted_on_error(self, run_id: str, recorded: bool) -> Iterator[None]:
-        """A run that stops on an error is marked interrupted, not left running in the registry."""
+        """A run that stops on an error is marked interrupted, not left running in the registry.
+
+        One whose stream is closed before its end (its reader left: an SSE client that disconnected) is cancelled.
+        """
         try:
             yield
-        except BaseException:
+        except BaseException as exc:
             if recorded and self.store:
+                mark = self.store.cancel if isinstance(exc, GeneratorExit) else self.store.interrupt
                 try:
-                    self.store.interrupt(run_id)
+                    mark(run_id)
                 except Exception:  # the store is what failed, most likely; the first error is the one to report
-                    log.warning("could not mark run %s interrupted", run_id, exc_info=True)
+                    log.warning("could not mark run %s %s", run_id, mark.__name__, exc_info=True)
             raise
 
     def _store_failure(self, exc: Exception) -> BoundloopError | None:

@@ -158,6 +158,11 @@ class RunStore(ConversationRecords, FeedbackRecords):
         self._execute("UPDATE boundloop_runs SET status='interrupted', complete=? WHERE run_id=? AND status IS NULL",
                       (False, run_id))
 
+    def cancel(self, run_id: str) -> None:
+        """Mark an unfinished run cancelled: whoever asked stopped reading before its end (an SSE client that left)."""
+        self._execute("UPDATE boundloop_runs SET status='cancelled', complete=? WHERE run_id=? AND status IS NULL",
+                      (False, run_id))
+
     def owner(self, run_id: str) -> str | None:
         rows = self._rows("SELECT owner FROM boundloop_runs WHERE run_id=?", (run_id,))
         return rows[0]["owner"] if rows else None
@@ -177,12 +182,17 @@ class RunStore(ConversationRecords, FeedbackRecords):
 
     def interrupted(self, run_id: str) -> bool:
         """Whether the run was left unfinished by a crash."""
-        return bool(self._rows("SELECT 1 AS x FROM boundloop_runs WHERE run_id=? AND status='interrupted'", (run_id,)))
+        return self.status(run_id) == "interrupted"
+
+    def status(self, run_id: str) -> str | None:
+        """answered, abstained or fallback; interrupted or cancelled; None while it runs (or for an unknown run)."""
+        rows = self._rows("SELECT status FROM boundloop_runs WHERE run_id=?", (run_id,))
+        return rows[0]["status"] if rows else None
 
     def finished_runs(self) -> list[dict[str, Any]]:
-        """The `stats` figures of every finished run (interrupted ones are not finished); `usage` as a dict."""
+        """The `stats` figures of every finished run (interrupted and cancelled ones are not); `usage` as a dict."""
         rows = self._rows(f"SELECT {', '.join(STATS_COLUMNS)} FROM boundloop_runs "
-                          "WHERE status IS NOT NULL AND status <> 'interrupted'")
+                          "WHERE status IS NOT NULL AND status NOT IN ('interrupted', 'cancelled')")
         return [{**row, "complete": int(bool(row["complete"])), "usage": _document(row["usage"])} for row in rows]
 
     def failure(self, exc: BaseException) -> BoundloopError | None:

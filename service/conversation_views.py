@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 from datetime import UTC, datetime
+from typing import Literal
 
 from boundloop.runstore.conversations import ConversationRow, TurnRow
 from boundloop.service.errors import InvalidInput, NotFound
@@ -54,6 +55,14 @@ def _readable(state: ServiceState, user: str, rows: list[TurnRow]) -> set[str]:
     return set(state.backend.load_chunks(shown, state.resolver.access_filter(user))) if shown else set()
 
 
+Unfinished = Literal["running", "interrupted", "cancelled"]
+
+
+def _unfinished(status: str | None) -> Unfinished:
+    """A turn with no result: stopped by a crash, cancelled by its reader leaving, or still running."""
+    return "interrupted" if status == "interrupted" else "cancelled" if status == "cancelled" else "running"
+
+
 def view(state: ServiceState, row: ConversationRow, user: str) -> ConversationView:
     """The conversation with every turn, oldest first, each as much as the caller may still see."""
     rows = state.store.turn_rows(row.conversation_id)
@@ -62,7 +71,7 @@ def view(state: ServiceState, row: ConversationRow, user: str) -> ConversationVi
     for turn in rows:
         result = turn.result
         hidden = not turn.shown_chunks() <= readable
-        status = result.status if result else ("interrupted" if turn.status == "interrupted" else "running")
+        status = result.status if result else _unfinished(turn.status)
         turns.append(ConversationTurn(
             run_id=turn.run_id, question=turn.question, status=status, time=_time(turn.created_at), withheld=hidden,
             standalone_question=None if hidden or result is None else result.standalone_question,

@@ -37,11 +37,12 @@ class AskRequest(Strict):
 
 
 class RunView(Strict):
-    """A run of the caller's: finished with its result, still running, or interrupted by a crash."""
+    """A run of the caller's: finished with its result, still running, interrupted by a crash, or cancelled."""
 
     run_id: str
     finished: bool
     interrupted: bool = Field(default=False, description="The process running it stopped before it finished.")
+    cancelled: bool = Field(default=False, description="Its stream's reader left before the end, so it was stopped.")
     result: RunResult | None = None
     feedback: Feedback | None = Field(default=None, description="The caller's latest rating of the answer, if any.")
 
@@ -77,9 +78,9 @@ class ConversationTurn(Strict):
     standalone_question: str | None = Field(description="The question as the loop answered it (a follow-up "
                                                         "resolved); null while it runs or when withheld.")
     answer: str | None = Field(description="The answer with [n] markers, or why there is none; null while it runs, "
-                                           "when interrupted, or when withheld.")
+                                           "when interrupted or cancelled, or when withheld.")
     short_answer: str | None
-    status: Literal["answered", "abstained", "fallback", "running", "interrupted"]
+    status: Literal["answered", "abstained", "fallback", "running", "interrupted", "cancelled"]
     time: datetime = Field(description="When it was asked.")
     withheld: bool = Field(default=False, description="It showed documents you can no longer read: only your "
                                                       "question is shown.")

@@ -6,14 +6,14 @@ import time
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import StreamingResponse
+from sse_starlette import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
 from boundloop.domain.result import RunResult
 from boundloop.service import metrics
 from boundloop.service.dependencies import CurrentUser, State
 from boundloop.service.models import AskRequest, error_responses
-from boundloop.service.sse import SSE_MEDIA_TYPE
+from boundloop.service.sse import SSE_MEDIA_TYPE, sse_response
 from boundloop.service.streaming import open_stream
 
 router = APIRouter(tags=["ask"])
@@ -42,9 +42,8 @@ async def ask(body: AskRequest, user: CurrentUser, state: State) -> RunResult:
     return result
 
 
-@router.post("/ask/stream", response_class=StreamingResponse, responses={**ERRORS, 200: STREAM_DOC},
+@router.post("/ask/stream", response_class=EventSourceResponse, responses={**ERRORS, 200: STREAM_DOC},
              summary="Ask a question and follow every transition")
-async def ask_stream(body: AskRequest, user: CurrentUser, state: State) -> StreamingResponse:
-    """One `span` event per transition, then the `result` event."""
-    frames = await open_stream(state, body.question, user, body.conversation_id)
-    return StreamingResponse(frames, media_type=SSE_MEDIA_TYPE, headers={"Cache-Control": "no-store"})
+async def ask_stream(body: AskRequest, user: CurrentUser, state: State) -> EventSourceResponse:
+    """One `span` event per transition, then the `result` event; a client that disconnects cancels the run."""
+    return sse_response(await open_stream(state, body.question, user, body.conversation_id))

@@ -40,8 +40,9 @@ async def get_run(run_id: RunId, user: CurrentUser, state: State) -> RunView:
         result = state.store.result(run_id)
         if result is not None:
             require_readable(state, user, state.store.shown_chunks(run_id))
+        status = None if result is not None else state.store.status(run_id)
         return RunView(run_id=run_id, finished=result is not None, result=result,
-                       interrupted=result is None and state.store.interrupted(run_id),
+                       interrupted=status == "interrupted", cancelled=status == "cancelled",
                        feedback=state.store.feedback(run_id))
 
     return await run_in_threadpool(read)

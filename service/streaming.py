@@ -2,6 +2,8 @@
 
 The whole run stays on one thread (LangGraph's sync stream is not meant to hop threads between steps). The first
 event is awaited before the response starts, so a request that fails early still gets a proper 4xx or 5xx.
+When the client disconnects, sse-starlette cancels the frames; the thread then closes the run's stream at its next
+transition, and the runner records the run cancelled: no more steps are paid for nobody.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from typing import Any
+
+from sse_starlette import ServerSentEvent
 
 from boundloop.domain.result import RunResult
 from boundloop.domain.trace import Span
@@ -24,17 +28,22 @@ _DONE = object()
 Event = tuple[str, Span | RunResult]
 
 
-def _start_producer(produce: Callable[[], Iterator[Event]]) -> asyncio.Queue[Any]:
+def _start_producer(produce: Callable[[], Iterator[Event]], stop: threading.Event) -> asyncio.Queue[Any]:
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[Any] = asyncio.Queue()
 
     def run() -> None:
+        events = produce()
         try:
-            for event in produce():
+            for event in events:
+                if stop.is_set():  # the reader left: close the run here, on its own thread
+                    break
                 loop.call_soon_threadsafe(queue.put_nowait, event)
         except BaseException as exc:  # handed to the consumer, which re-raises or reports it
             loop.call_soon_threadsafe(queue.put_nowait, exc)
         finally:
+            if isinstance(events, Generator):
+                events.close()  # a run stopped before its end is recorded cancelled (loop.runner)
             loop.call_soon_threadsafe(queue.put_nowait, _DONE)
 
     threading.Thread(target=run, name="boundloop-stream", daemon=True).start()
@@ -42,18 +51,33 @@ def _start_producer(produce: Callable[[], Iterator[Event]]) -> asyncio.Queue[Any
 
 
 async def open_stream(state: ServiceState, question: str, user: str,
-                      conversation_id: str | None = None) -> AsyncIterator[str]:
+                      conversation_id: str | None = None) -> AsyncIterator[ServerSentEvent]:
     """Start the run; raises here (before any byte is sent) if it fails before its first transition."""
     started = time.perf_counter()
-    queue = _start_producer(lambda: state.runner.stream(question, user, conversation_id))
-    first = await queue.get()
+    stop = threading.Event()
+    queue = _start_producer(lambda: state.runner.stream(question, user, conversation_id), stop)
+    try:
+        first = await queue.get()
+    except BaseException:  # the request was cancelled before the first event
+        stop.set()
+        raise
     if isinstance(first, BaseException):
         metrics.record_failure("ask_stream")
         raise first
-    return _frames(state, first, queue, started)
+    return _frames(state, first, queue, started, stop)
 
 
-async def _frames(state: ServiceState, first: Any, queue: asyncio.Queue[Any], started: float) -> AsyncIterator[str]:
+async def _frames(state: ServiceState, first: Any, queue: asyncio.Queue[Any], started: float,
+                  stop: threading.Event) -> AsyncIterator[ServerSentEvent]:
+    try:
+        async for frame in _events(state, first, queue, started):
+            yield frame
+    finally:
+        stop.set()  # the client left (or the stream ended): the run stops at its next transition
+
+
+async def _events(state: ServiceState, first: Any, queue: asyncio.Queue[Any], started: float
+                  ) -> AsyncIterator[ServerSentEvent]:
     item = first
     while item is not _DONE:
         if isinstance(item, BaseException):

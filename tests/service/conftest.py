@@ -19,13 +19,13 @@ from tests.service.keys import JWT_SECRET, directory_with_keys
 
 
 def make_state(index, encoder, state_dir: Path, store=None, jwt_secret: str | None = JWT_SECRET,
-               limits: BudgetLimits | None = None, **settings) -> ServiceState:
+               limits: BudgetLimits | None = None, reasoner=None, **settings) -> ServiceState:
     return ServiceState(
         settings=ServiceSettings(jwt_secret=jwt_secret, **settings),
         directory=Directory.from_mapping(directory_with_keys()),
         backend=index, encoder=encoder,
         store=store or SqliteRunStore(state_dir / "runs.db"),
-        reasoner=OfflineReasoner(), limits=limits or BudgetLimits(),
+        reasoner=reasoner or OfflineReasoner(), limits=limits or BudgetLimits(),
     )
 
 

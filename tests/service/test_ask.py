@@ -54,8 +54,8 @@ def test_stream_sends_one_span_per_transition_then_the_result(client):
     trace = client.get(f"/runs/{result['run_id']}/trace", headers=auth("alice")).json()
     assert trace["spans"] == spans
     stored = client.get(f"/runs/{result['run_id']}", headers=auth("alice")).json()
-    assert stored == {"run_id": result["run_id"], "finished": True, "interrupted": False, "result": result,
-                      "feedback": None}
+    assert stored == {"run_id": result["run_id"], "finished": True, "interrupted": False, "cancelled": False,
+                      "result": result, "feedback": None}
 
 
 def test_stream_refuses_bad_input_before_streaming(client):

@@ -51,7 +51,8 @@ export class Turn {
     this.working.remove();
     this.steps.node.remove();
     const note = turn.withheld ? "Withheld: it showed documents you can no longer read."
-      : { running: "Still running.", interrupted: "Interrupted before it finished." }[turn.status] || null;
+      : { running: "Still running.", interrupted: "Interrupted before it finished.",
+          cancelled: "Stopped: the page left before it finished." }[turn.status] || null;
     this.body.replaceChildren(
       note ? null : el("div", { testid: "answer", class: "answer" },
         turn.short_answer ? el("p", { class: "short-answer" }, turn.short_answer) : null,
