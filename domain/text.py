@@ -10,10 +10,9 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from boundloop.domain.sentences import chunk_sentences
 from boundloop.domain.words import STOPWORDS, capital_stopwords, content_terms
 
-__all__ = ["content_terms", "chunk_sentences", "stem", "stems", "entities", "name_spans", "values"]
+__all__ = ["stem", "stems", "entities", "name_spans", "values"]
 
 _CAPITALISED = re.compile(
     r"(?:[A-Z][\w'’.-]*|\d[\w.,]*)(?:\s+(?:(?:of|the|and|de|da|du|von|van|for|in|on|&)\s+)*(?:[A-Z][\w'’.-]*|\d[\w.,]*))*"

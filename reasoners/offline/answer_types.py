@@ -11,7 +11,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from boundloop.domain.text import content_terms
+from boundloop.domain.words import content_terms
 from boundloop.reasoners.offline.choices import choice_options
 from boundloop.reasoners.offline.clauses import ASKING, interrogative
 

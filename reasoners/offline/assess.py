@@ -6,7 +6,8 @@ import math
 
 from boundloop.domain.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
 from boundloop.domain.names import normalise_name, split_names, title_keys
-from boundloop.domain.text import content_terms, entities, name_spans, stem, stems, topic_words, values
+from boundloop.domain.text import entities, name_spans, stem, stems, topic_words, values
+from boundloop.domain.words import content_terms
 from boundloop.policies.instructions import data_sentences
 from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.bridges import missing_links

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from boundloop.domain.models import QueryClass, Understanding
-from boundloop.domain.text import content_terms, entities
+from boundloop.domain.text import entities
+from boundloop.domain.words import content_terms
 
 _CHITCHAT = re.compile(
     r"^\s*(hi|hello|hey|thanks|thank you)\b|\b(write|compose) (me )?(a |an )?(poem|joke|story|song|essay)"

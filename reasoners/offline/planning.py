@@ -6,7 +6,8 @@ import re
 
 from boundloop.domain.models import Assessment, Plan, Refinement, SearchMode, SubQuery, Understanding
 from boundloop.domain.names import join_names
-from boundloop.domain.text import content_terms, name_spans
+from boundloop.domain.text import name_spans
+from boundloop.domain.words import content_terms
 from boundloop.reasoners.offline.definitions import asked_acronym
 from boundloop.reasoners.offline.siblings import field_terms
 

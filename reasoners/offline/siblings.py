@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from boundloop.domain.text import content_terms, stems
+from boundloop.domain.text import stems
+from boundloop.domain.words import content_terms
 from boundloop.reasoners.offline.reading import Reading
 
 _DISTRIBUTIVE = re.compile(

@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 from boundloop.domain.models import Evidence
 from boundloop.domain.names import normalise_name
-from boundloop.domain.sentences import bounded_pieces
-from boundloop.domain.text import chunk_sentences, stems
+from boundloop.domain.sentences import bounded_pieces, chunk_sentences
+from boundloop.domain.text import stems
 from boundloop.policies.instructions import data_mask, data_sentences, visible_text
 
 _SUPERSEDED = re.compile(
