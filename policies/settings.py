@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic.fields import FieldInfo
 
 from boundloop.policies.setting_fields import Checked, Settings
 from boundloop.policies.setting_rules import Rule, SettingError
@@ -32,11 +31,6 @@ def env_name(field: str) -> str:
     """The variable a field is read from: `max_hops` is `BOUNDLOOP_MAX_HOPS`, an aliased field its alias."""
     alias = Settings.model_fields[field].validation_alias
     return alias if isinstance(alias, str) else PREFIX + field.upper()
-
-
-def field_of(name: str) -> str:
-    """The field a variable sets: `BOUNDLOOP_MAX_HOPS` is `max_hops`; a KeyError for a variable that is no field."""
-    return _fields_by_name()[name]
 
 
 @functools.cache
@@ -117,7 +111,3 @@ def set_in_environment(name: str, value: str | None) -> None:
         os.environ.pop(name, None)
     else:
         os.environ[name] = value
-
-
-def described(field: str) -> FieldInfo:
-    return Settings.model_fields[field]
