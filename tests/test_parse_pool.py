@@ -40,3 +40,19 @@ def test_a_folder_parsed_in_parallel_gives_the_same_documents_in_the_same_order(
     inline = list(load_folder(tmp_path))
     assert parallel == inline and all(isinstance(item, Document) for item in parallel)
     assert [d.doc_id for d in parallel] == ["a-leave", *[f"note-{n:02d}" for n in range(30)]]
+
+
+def test_the_progress_bar_counts_files_read_beside_chunks(tmp_path, capsys):
+    from boundloop.retrieval.ingest import ingest
+    from boundloop.retrieval.sqlite_index import SqliteIndex
+    from tests.conftest import HashEncoder
+
+    sentence = "Room {n} on floor {k} holds {k} desks and a printer for the team. "
+    for n in range(20):
+        (tmp_path / f"room-{n:02d}.md").write_text(f"# Room {n}\n\n" + "\n\n".join(
+            sentence.format(n=n, k=k) * 6 for k in range(30)))
+    index = SqliteIndex(tmp_path / "idx", create=True)
+    report = ingest(index, HashEncoder(), load_folder(tmp_path), show_progress=True)
+    index.close()
+    err = capsys.readouterr().err
+    assert report.chunks_written > 256 and "embedding" in err and "20 files read" in err

@@ -104,3 +104,9 @@ def test_a_file_without_an_acl_is_named_as_visible_to_nobody_and_front_matter_ke
     report = client.post("/ingest", files=_files(tmp_path / "own.md", tmp_path / "bare.md"),
                          headers=auth("grace")).json()
     assert report["added"] == 2 and report["no_acl_ids"] == ["bare"]
+
+
+def test_citations_and_passages_declare_the_sheet_beside_the_page(client):
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("Citation", "Passage"):
+        assert {"page", "sheet"} <= schemas[model]["properties"].keys(), model
