@@ -90,3 +90,11 @@ def test_the_cli_ingests_messages_and_exits_2_when_none_could_be_read(mailbox, t
     assert main(["ingest", str(only_bad), "--index", str(tmp_path / "idx2")]) == 2
     err = capsys.readouterr().err
     assert "cut.msg" in err and "no document of" in err
+
+
+def test_a_message_that_only_carries_files_is_read_with_them(tmp_path):
+    write_msg(tmp_path / "fwd.msg", ("rooms.csv", b"Room;Floor\n3.12;3\n"), body="")
+    write_msg(tmp_path / "empty.msg", body="")
+    documents, problems = read(tmp_path)
+    assert set(documents) == {"fwd", "fwd/rooms.csv"} and "Attachments: rooms.csv" in documents["fwd"].text
+    assert problems["empty.msg"] == "no text"

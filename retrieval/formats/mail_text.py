@@ -13,8 +13,9 @@ def mail_text(subject: str, sender: str, to: str, cc: str, date_line: str, sent:
     """The message's fields (`From: ...` lines, read as fields by the chunker) over its body.
 
     `date_line` is the date as the message shows it, `sent` the time read from it (None when unreadable). The
-    sender is the `author`; the day it was sent is the document's `date`. A message without a body has no text
-    (the loader names it), though its attachments are still read.
+    sender is the `author`; the day it was sent is the document's `date`. The attachments' names are a field too: a
+    message that only carries files is a document (its files are read under its ACL); one with neither a body nor
+    attachments has no text, and the loader names it.
     """
     meta: dict[str, Any] = {}
     if sender:
@@ -23,8 +24,9 @@ def mail_text(subject: str, sender: str, to: str, cc: str, date_line: str, sent:
         meta["sent"], meta["date"] = sent.isoformat(), sent.date().isoformat()
     elif date_line:
         meta["sent"] = date_line
-    fields = [f"{label}: {value}" for label, value in (("From", sender), ("To", to), ("Cc", cc), ("Date", date_line))
-              if value]
+    names = ", ".join(attachment.name for attachment in attachments)
+    fields = [f"{label}: {value}" for label, value in (("From", sender), ("To", to), ("Cc", cc), ("Date", date_line),
+                                                       ("Attachments", names)) if value]
     body = body.strip()
-    text = "\n".join(fields) + "\n\n" + body if body else ""
+    text = "\n".join(fields) + ("\n\n" + body if body else "") if body or attachments else ""
     return OfficeText(title=subject, text=text, metadata=meta, attachments=attachments)
