@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -9,6 +10,8 @@ from pathlib import Path
 from boundloop.service.web import STATIC
 
 HOOKS = {"api-key", "sign-in", "question", "ask", "new-conversation"}
+MARKDOWN_IT_BANNER = "/*! markdown-it 15.0.3 https://github.com/markdown-it/markdown-it @license MIT */"
+MARKDOWN_IT_SHA256 = "d5432491790141da046b1197353705db03264f40b5727f3b4b591f5aba193e30"
 ASSET = re.compile(r'(?:href|src)="(assets/[^"]+)"')
 IMPORT = re.compile(r'from "\./([\w-]+\.js)"')
 
@@ -61,7 +64,18 @@ def test_the_page_names_each_limit_as_declared(client):
 def test_no_page_file_names_another_host():
     for path in page_files():
         text = path.read_text().replace('xmlns="http://www.w3.org/2000/svg"', "")  # a namespace name, not fetched
+        text = text.replace(MARKDOWN_IT_BANNER, "")  # the vendored file's licence banner names its home
         assert not re.search(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text), path.name
+
+
+def test_the_vendored_markdown_parser_is_the_published_file_with_its_licences():
+    """markdown-it 15.0.3's `dist/browser/markdown-it.esm.min.mjs` from npm, byte for byte (docs/web.md)."""
+    vendor = STATIC / "assets" / "vendor" / "markdown-it"
+    module = (vendor / "markdown-it.esm.min.mjs").read_bytes()
+    assert hashlib.sha256(module).hexdigest() == MARKDOWN_IT_SHA256
+    assert module.decode().startswith(MARKDOWN_IT_BANNER)
+    assert "MIT" in (vendor / "LICENSE").read_text() and "Vitaly Puzrin" in (vendor / "LICENSE.mdurl").read_text()
+    assert "Felix Böhm" in (vendor / "LICENSE.entities").read_text()  # the two libraries bundled in the module
 
 
 def test_docs_load_swagger_ui_from_this_server(client):

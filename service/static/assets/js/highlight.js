@@ -63,3 +63,48 @@ export function highlighted(text, claim) {
   if (at < text.length) nodes.push(document.createTextNode(text.slice(at)));
   return nodes;
 }
+
+// Elements whose text reads as lines of their own, and cells, which read apart within their row's line.
+const LINES = new Set(["P", "LI", "H1", "H2", "H3", "H4", "H5", "H6", "TR", "PRE", "BLOCKQUOTE", "TABLE", "HR"]);
+const CELLS = new Set(["TD", "TH"]);
+
+// Marks the claim inside a rendered passage: `markRanges` over the text the elements show (a line per block, a
+// row's cells apart on its line), each range wrapped in <mark> in every text node it crosses.
+export function markRendered(root, claim) {
+  const pieces = [];
+  let shown = "";
+  const walk = (node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE) {
+        pieces.push([child, shown.length]);
+        shown += child.data;
+        continue;
+      }
+      const line = LINES.has(child.nodeName) || child.nodeName === "BR";
+      shown += line ? "\n" : CELLS.has(child.nodeName) ? " | " : "";
+      walk(child);
+      if (line) shown += "\n";
+    }
+  };
+  walk(root);
+  const ranges = markRanges(shown, claim);
+  for (const [node, at] of pieces) {
+    const end = at + node.data.length;
+    const inside = ranges.filter(([s, e]) => s < end && e > at);
+    if (!inside.length) continue;
+    const parts = [];
+    let from = 0;
+    for (const [s, e] of inside) {
+      const start = Math.max(s, at) - at;
+      const stop = Math.min(e, end) - at;
+      if (start > from) parts.push(node.data.slice(from, start));
+      const mark = document.createElement("mark");
+      mark.textContent = node.data.slice(start, stop);
+      parts.push(mark);
+      from = stop;
+    }
+    if (from < node.data.length) parts.push(node.data.slice(from));
+    node.replaceWith(...parts);
+  }
+  return root;
+}

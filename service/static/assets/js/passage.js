@@ -1,9 +1,23 @@
-// The passage behind a marker: title, document id and text with the claim's words marked. One open per answer.
+// The passage behind a marker: title, document id and the passage as written (its Markdown rendered, see
+// markdown.js; the flat text the run read when there is none) with the claim's words marked. One open per answer.
 import { el, uniqueId } from "./elements.js";
-import { highlighted } from "./highlight.js";
+import { highlighted, markRendered } from "./highlight.js";
+import { renderMarkdown } from "./markdown.js";
+
+function passageBody(passage, claim) {
+  if (passage.markdown) {
+    try {
+      return markRendered(renderMarkdown(passage.markdown), claim);
+    } catch (error) {
+      console.warn("The passage's Markdown could not be shown; its text is shown instead.", error);
+    }
+  }
+  return el("p", { class: "passage-text" }, highlighted(passage.text, claim));
+}
 
 export class PassageViewer {
-  // `load` returns (once, cached) the run's cited passages: [{marker, doc_id, chunk_id, title, page, text}].
+  // `load` returns (once, cached) the run's cited passages: [{marker, doc_id, chunk_id, title, page, sheet, text,
+  // markdown}].
   constructor(host, load) {
     this.host = host;
     this.load = load;
@@ -38,7 +52,7 @@ export class PassageViewer {
     const where = [`Document ${citation.doc_id}`, `passage ${citation.chunk_id}`];
     if (citation.page) where.push(`page ${citation.page}`);
     const body = passage
-      ? el("p", { class: "passage-text" }, highlighted(passage.text, claim))
+      ? passageBody(passage, claim)
       : el("p", { class: "hint" }, problem || "This passage is no longer available to you.");
     const view = el("section", { class: "passage", testid: "passage", id, "aria-labelledby": `${id}-title` },
       el("div", { class: "passage-head" },
