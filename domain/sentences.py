@@ -35,6 +35,8 @@ _UNDERLINE = re.compile(r"^(?:={3,}|-{3,}|~{3,})$")
 _FIELD_LINE = re.compile(r"^(?:\*\*|__)?[A-Z][\w ()/&'’.,-]{0,40}?(?:\*\*|__)?\s*:(?:\*\*|__)?\s+\S")
 """A `Label: value` line ('Wifi (staff): MGW-HOLLIN-OPS', '**Owner:** Priya Raman'): a field."""
 _BOLD_LINE = re.compile(r"^(?:\*\*|__)([^*_]{2,120}?)(?:\*\*|__)$")
+_CAPITALS_LINE = re.compile(r"^(?=[^a-z]*[A-Z]{2})[A-Z0-9][A-Z0-9&/()'’,.-]*(?: [A-Z0-9&/()'’,.-]+){0,5}$")
+"""A line of at most six words in capitals, flush left ('SITE MANAGER', 'FIRST AID')."""
 
 
 Span = tuple[int, int]
@@ -100,7 +102,9 @@ def source_sentences(text: str) -> list[SourceSentence]:
                     sentences.append(SourceSentence(_table_row(header, stripped), span, header_span))
                 elif _COLUMNS.search(stripped) and not _STRUCTURED.match(stripped):
                     # a row of a plain-text table aligned with spaces: its columns become '; '-separated cells
-                    sentences.append(SourceSentence("; ".join(re.split(r" {2,}|\t+", stripped)), span))
+                    cells = re.split(r" {2,}|\t+", stripped)
+                    label = cells[0] + " " if cells[0].endswith(":") and len(cells) > 1 else ""  # 'Staff:    X'
+                    sentences.append(SourceSentence(label + "; ".join(cells[1:] if label else cells), span))
                 else:
                     sentences.append(SourceSentence(" ".join(stripped.split()), span))
             elif stripped:
@@ -163,11 +167,16 @@ def _field_lines(lines: list[str]) -> set[int]:
 def _underlined_headings(lines: list[tuple[str, Span]]) -> list[tuple[str, Span]]:
     """Plain-text headings underlined with '====' or '----' become Markdown headings; the underline goes.
 
-    A line that is wholly bold ('**When is payday?**', as FAQs set their questions) is a heading too. A heading
-    keeps its underline in its source span.
+    A line that is wholly bold ('**When is payday?**', as FAQs set their questions) is a heading too, and so is a
+    short line in capitals over an indented block ('SITE MANAGER' over '  Beatriz Lopes'), as plain-text guides lay
+    out their sections. A heading keeps its underline in its source span.
     """
     out: list[tuple[str, Span]] = []
-    for line, span in lines:
+    for n, (line, span) in enumerate(lines):
+        below = lines[n + 1][0] if n + 1 < len(lines) else ""
+        if _CAPITALS_LINE.match(line) and below[:1].isspace() and below.strip():
+            out.append(("### " + line.strip(), span))  # 'SITE MANAGER' over an indented '  Beatriz Lopes'
+            continue
         bold = _BOLD_LINE.match(line.strip())
         if bold and not bold.group(1).rstrip().endswith(":"):  # 'Owner:' leads into its value
             out.append(("#### " + " ".join(bold.group(1).split()), span))

@@ -13,7 +13,7 @@ from boundloop.domain.sentences import MAX_WORDS, source_sentences
 from boundloop.retrieval.chunk_markdown import passage_markdown
 from boundloop.retrieval.documents import Chunk, Document
 
-CHUNKER_VERSION = "sent-v10"
+CHUNKER_VERSION = "sent-v11"
 OVERLAP_WORDS = 25
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 

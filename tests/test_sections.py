@@ -56,3 +56,20 @@ def test_underlined_and_wholly_bold_lines_are_headings():
         "## LOCKOUTS", "After 5 failed attempts your account is locked.",
         "* Minimum length: 14 characters. A passphrase is easier to remember.",
         "#### When is payday?", "Salaries are paid on the 25th.", "**Owner:** Finance"]
+
+
+def test_a_plain_text_guides_capital_headings_and_indented_fields():
+    """'SITE MANAGER' over an indented value is a heading and its value; 'Staff:    X' is a field, not two cells."""
+    from boundloop.domain.sentences import split_sentences
+
+    text = ("SITE GUIDE\n==========\n\nSITE MANAGER\n  Beatriz Lopes (Training Centre Manager)\n\n"
+            "WIFI\n  Staff:    AGS-ATC-Staff\n  Trainees: AGS-ATC-Guest\n\nThe NATO phonetic alphabet is used.\n")
+    assert split_sentences(text) == [
+        "## SITE GUIDE", "### SITE MANAGER", "Beatriz Lopes (Training Centre Manager)", "### WIFI",
+        "Staff: AGS-ATC-Staff", "Trainees: AGS-ATC-Guest", "The NATO phonetic alphabet is used."]
+
+
+def test_a_capital_line_without_an_indented_block_is_no_heading():
+    from boundloop.domain.sentences import split_sentences
+
+    assert split_sentences("PLEASE NOTE\nThe gate shuts at six.") == ["PLEASE NOTE The gate shuts at six."]

@@ -116,3 +116,14 @@ def _family_readings(question: str, documents: list[Evidence]):
     single = single_question(question)
     assert single is not None
     return each_document_readings(question, single, documents)
+
+
+@pytest.mark.parametrize("text, heading, value", [
+    ("Beatriz Lopes (Training Centre Manager)", "SITE MANAGER", "Beatriz Lopes"),  # the heading is the label
+    ("Staff should connect to the Kestrel-SG-Staff network.", "Getting online", "Kestrel-SG-Staff"),  # beside it
+    ("Visitors use the guest network.", "Getting online", None),  # no value-shaped word beside the field
+    ("Beatriz Lopes runs the centre and chairs the weekly safety walk.", "SITE MANAGER", None),  # too long
+])
+def test_a_fields_value_from_its_heading_or_beside_its_name(text, heading, value):
+    field = set(stems("site manager")) if "MANAGER" in heading else set(stems("staff network"))
+    assert field_value(text, field, heading) == value

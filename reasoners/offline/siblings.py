@@ -94,7 +94,7 @@ def _trimmed(value: str) -> str:
     return (value[:end.start()] if end else value).strip(" .,:;")
 
 
-def field_value(text: str, field: set[str]) -> str | None:
+def field_value(text: str, field: set[str], heading: str = "") -> str | None:
     """The value a passage gives for the field, read from its structure, else None.
 
     A table row's cell under a header naming the field ('Wireless network' in an Item column, its value in the
@@ -115,12 +115,39 @@ def field_value(text: str, field: set[str]) -> str | None:
     stated = _STATED.search(text)
     if stated and field & set(stems(stated.group(1))) and not field & set(stems(stated.group(2))):
         return _trimmed(stated.group(2)) or None  # 'The first-aid contact for the site is Farah Iskandar (ext. 6120)'
+    if heading and field <= set(stems(heading)) and len(text.split()) <= SHORT_VALUE and \
+            (value := _trimmed(text)) and not field & set(stems(value)):
+        return value  # '### SITE MANAGER' over 'Beatriz Lopes (Training Centre Manager)'
+    if beside := _beside_field(text, field):
+        return beside  # 'Staff should connect to the Kestrel-SG-Staff network'
     if field & set(stems(_BOLD.sub(" ", text))):
         for match in _BOLD.finditer(text):
             value = next(g for g in match.groups() if g)
             lead_in = match.start() == text.find("*") and value.rstrip().endswith((".", ":"))
             if not lead_in and not field & set(stems(value)):  # '**Getting online.**' opens the paragraph
                 return _trimmed(value) or None
+    return None
+
+
+SHORT_VALUE = 8
+"""A line under a heading naming the field is its value when it is this short ('Beatriz Lopes (Centre Manager)')."""
+_TOKEN = re.compile(r"[^\s,;:()]+")
+_VALUE_SHAPED = re.compile(r"^(?=.*[A-Z0-9])(?:\w+[-_./]\w[\w./-]*|\w*\d\w*|[A-Z]\w*[A-Z]\w*)$")
+"""A word shaped like a value rather than prose: a code ('Kestrel-SG-Staff', 'MGW_OPS'), a number, an inner capital."""
+
+
+def _beside_field(text: str, field: set[str]) -> str | None:
+    """A value-shaped word naming a field word: 'the Kestrel-SG-Staff network'.
+
+    Only before it, as a name stands: 'the old network EM-OLD' is a remark on the network, not its name.
+    """
+    words = _TOKEN.findall(text)
+    for i, word in enumerate(words):
+        if not field & set(stems(word)):
+            continue
+        value = words[i - 1].strip(".'\"’") if i else ""  # before it, as a name is: 'the X network', not 'network X'
+        if _VALUE_SHAPED.match(value) and not set(stems(value)) <= field:
+            return value
     return None
 
 
@@ -138,7 +165,7 @@ def each_document(readings: list[Reading], field: dict[str, float]) -> list[Read
     for reading in readings:
         if not (said := stated(reading)):
             continue
-        structured = field_value(reading.unit.text, set(field))
+        structured = field_value(reading.unit.text, set(field), reading.unit.heading)
         if structured is None and reading.answer is None:
             continue
         reading = replace(reading, answer=structured or reading.answer)
