@@ -15,7 +15,7 @@ DEFINITIONS = """\
 - grounding_rate: drafted claims that survived verification, over all drafted claims.
 - abstain_accuracy: answered when answerable; abstained or fell back when not (fallback counts as not answered).
 - leak_rate: runs that cited, offered, retrieved or quoted a document outside the asker's entitlements.
-- budget_violations: runs over a limit (hops, tokens, retrieval calls, or time beyond max_seconds + 0.5 s).
+- budget_violations: runs over any per-run limit (the time limit allows 0.5 s for the closing path).
 - limit_hit_rate: runs closed by a limit; p50_ms / p95_ms: wall time per run with the eval's worker threads.
 - one_hop_same_k: one hybrid search for the whole question at k = the loop's distinct evidence chunks.
 """
