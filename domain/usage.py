@@ -11,17 +11,18 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-StopReason = Literal["time", "tokens", "hops", "retrieval_calls"]
+StopReason = Literal["time", "tokens", "hops", "retrieval_calls", "documents"]
 """The limit that closed a run: each `BudgetLimits` field names its own (checked there against this list)."""
 
 
 class Usage(BaseModel):
-    """Hops, search calls, model tokens and wall time spent by one run (or by one step)."""
+    """Hops, search calls, documents read, model tokens and wall time spent by one run (or by one step)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     hops: int = Field(default=0, description="Rounds of retrieval.")
     retrieval_calls: int = Field(default=0, description="Search calls.")
+    documents: int = Field(default=0, description="Distinct documents read (their passages taken as evidence).")
     tokens: int = Field(default=0, description="Model tokens (provider usage, else an estimate).")
     elapsed_ms: int = Field(default=0, description="Wall time since the run started.")
 

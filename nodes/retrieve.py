@@ -44,21 +44,43 @@ def _as_field(key: str, text: str) -> bool:
                for line in text.splitlines() for value in re.split(r"[;|]", line))
 
 
+def _within_documents(chunks: list[str], doc_of: dict[str, str], read: set[str],
+                      room: int) -> tuple[list[str], bool]:
+    """The chunks whose documents the run has read or can still read, and whether any was left out.
+
+    `room` is how many more documents the run may read (`BOUNDLOOP_MAX_DOCUMENTS`): with room for one, a hit from
+    a third document is left out of ['a#1', 'b#1', 'a#2', 'c#1'] when 'a' is already read.
+    """
+    kept: list[str] = []
+    taken: set[str] = set()
+    for chunk in chunks:
+        doc = doc_of[chunk]
+        if doc in read or doc in taken or len(taken) < room:
+            kept.append(chunk)
+            taken |= {doc} - read
+    return kept, len(kept) < len(chunks)
+
+
 def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
-    """Runs each pending search with the time left as its timeout; no call starts once the count is spent."""
+    """Runs each pending search with the time left as its timeout; no call starts once the count is spent.
+
+    Passages of documents past the documents limit are left unread, and the run then closes with what it has.
+    """
     executed = set(state.get("executed", []))
     pending = [q for q in state.get("subqueries", []) if q.id not in executed]
     hop = context.usage().hops + 1
     evidence: list[Evidence] = []
     ran: list[str] = []
     calls = 0
+    read_now: set[str] = set()
     update: dict = {"next_step": "evaluate"}
     reason = f"hop {hop}"
     stopped: StopReason | None = None
     held = {e.chunk_id for e in state.get("evidence", [])}
+    read = {e.doc_id for e in state.get("evidence", [])}  # documents already read: reading them again is free
     counts: list[str] = []
     for query in pending:
-        usage = context.usage(Usage(retrieval_calls=calls))
+        usage = context.usage(Usage(retrieval_calls=calls, documents=len(read_now)))
         stop = check_before_retrieval_call(usage, context.limits)
         if stop:
             stopped, reason = stop, f"{stop} limit reached before {query.id}"
@@ -81,14 +103,20 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
             update["retrieval_error"], reason = "search is unavailable", f"{query.id} failed: {type(exc).__name__}"
             break
         new = [h.chunk_id for h in stating_first(hits, query.mentions) if h.chunk_id not in held][: query.k]
+        new, cut = _within_documents(new, {h.chunk_id: h.doc_id for h in hits}, read | read_now,
+                                     context.limits.max_documents - usage.documents)
+        read_now.update(h.doc_id for h in hits if h.chunk_id in new and h.doc_id not in read)
         counts.append(f"{query.id} found {len(new)}")
         evidence.extend(
             Evidence(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, text=h.text, score=h.score, hop=hop,
                      found_by=[query.id], rank=rank, page=h.page, sheet=h.sheet)
             for rank, h in enumerate(hits, start=1) if h.chunk_id in held or h.chunk_id in new
         )
+        if cut:  # passages of further documents were left unread: the run closes with what it has
+            stopped, reason = "documents", f"documents limit reached in {query.id}"
+            break
     update.update(evidence=evidence, executed=ran)
     found = len({e.chunk_id for e in evidence})
     decision = f"{calls} searches, {found} chunks" + (f": {', '.join(counts)}" if counts else "")
-    spent = Usage(hops=1 if calls else 0, retrieval_calls=calls)
+    spent = Usage(hops=1 if calls else 0, retrieval_calls=calls, documents=len(read_now))
     return StepUpdate(update, decision=decision, reason=reason, spent=spent, stopped=stopped)

@@ -72,6 +72,10 @@ class BudgetLimits:
         6, usage="retrieval_calls", stop_reason="retrieval_calls",
         forbids=frozenset({"retrieve", "search"}), label="Searches", column="calls", words=("search", "searches"),
         named="the search limit")
+    max_documents: int = declare(
+        40, usage="documents", stop_reason="documents",
+        forbids=frozenset({"retrieve", "search"}), label="Documents", column="docs",
+        words=("document", "documents"), named="the document limit")
 
     @classmethod
     def from_env(cls, configured: Settings | None = None) -> BudgetLimits:

@@ -78,6 +78,7 @@ class Settings(BaseSettings):
     max_tokens: Whole1 = Field(default=45_000, description="hard limit on model tokens")
     max_seconds: Seconds = Field(default=18.0, description="hard wall-clock limit, in seconds")
     max_retrieval_calls: Whole1 = Field(default=6, description="hard limit on search calls")
+    max_documents: Whole1 = Field(default=40, description="hard limit on distinct documents a run reads")
 
     # ingest and the run store
     max_document_bytes: Whole1 = Field(default=20_000_000, description="the largest document ingest takes")

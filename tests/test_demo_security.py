@@ -78,7 +78,7 @@ def test_ask_json_shape(capsys, demo_cache):
     result = json.loads(capsys.readouterr().out)
     assert {"run_id", "status", "complete", "stop_reason", "query_class", "answer", "claims", "citations",
             "usage"} <= result.keys()
-    assert set(result["usage"]) == {"hops", "tokens", "retrieval_calls", "elapsed_ms"}
+    assert set(result["usage"]) == {"hops", "tokens", "retrieval_calls", "elapsed_ms", "documents"}
     assert result["status"] == "answered" and "25 working days" in result["answer"]
     for claim in result["claims"]:
         assert claim["citations"] and set(claim["citations"]) <= {c["chunk_id"] for c in result["citations"]}

@@ -165,7 +165,7 @@ def test_trace_has_a_span_per_transition(tmp_path, index, encoder, resolver):
     assert nodes[-2:] == ["respond", "governor"] and governors == len(nodes) - governors + 1
     for span in spans:
         assert {"node", "start", "duration_ms", "usage", "decision", "reason"} <= span.model_dump().keys()
-        assert set(span.usage.model_dump()) == {"hops", "tokens", "retrieval_calls", "elapsed_ms"}
+        assert set(span.usage.model_dump()) == {"hops", "tokens", "retrieval_calls", "elapsed_ms", "documents"}
     history = list(runner.graph.get_state_history({"configurable": {"thread_id": result.run_id}}))
     assert len(history) == 1  # one checkpoint, written as the run ends, holds every transition
 

@@ -38,7 +38,8 @@ def test_the_registry_keeps_owner_and_result(place):
         assert store.result("r1") == result("r1")
         assert store.finished_runs() == [{"query_class": "lookup", "status": "answered", "complete": 1,
                                           "stop_reason": None, "feedback_score": None,
-                                          "usage": {"hops": 1, "tokens": 9, "retrieval_calls": 2, "elapsed_ms": 40}}]
+                                          "usage": {"hops": 1, "tokens": 9, "retrieval_calls": 2, "elapsed_ms": 40,
+                                                    "documents": 0}}]
     finally:
         store.close()
 

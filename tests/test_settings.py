@@ -14,7 +14,8 @@ from boundloop.runstore.retention import Retention
 
 BAD = {  # a value each variable refuses
     "BOUNDLOOP_MAX_HOPS": "0", "BOUNDLOOP_MAX_TOKENS": "lots", "BOUNDLOOP_MAX_SECONDS": "inf",
-    "BOUNDLOOP_MAX_RETRIEVAL_CALLS": "2.5", "BOUNDLOOP_DEMO": "maybe", "BOUNDLOOP_JWT_MAX_TTL": "forever",
+    "BOUNDLOOP_MAX_RETRIEVAL_CALLS": "2.5", "BOUNDLOOP_MAX_DOCUMENTS": "many",
+    "BOUNDLOOP_DEMO": "maybe", "BOUNDLOOP_JWT_MAX_TTL": "forever",
     "BOUNDLOOP_MAX_BODY_BYTES": "0", "BOUNDLOOP_MAX_INGEST_BYTES": "-1", "BOUNDLOOP_RATE_PER_KEY": "5/0s",
     "BOUNDLOOP_RATE_PER_ADDRESS": "fast", "BOUNDLOOP_TRUSTED_PROXIES": "10.0.0.1,,proxy.local",
     "BOUNDLOOP_ACCESS_LOG": "xml", "WEB_CONCURRENCY": "0", "BOUNDLOOP_MAX_DOCUMENT_BYTES": "20MB",

@@ -107,7 +107,8 @@ def test_stats_separates_limit_hit_runs():
     assert summarise(runs, kept=9, interrupted=2)["runs"] == 9
     summary = summarise(runs)
     assert summary["avg_hops_by_class"] == {"lookup": 1.0, "multi_hop": 2.5}
-    assert summary["limit_hit_share"] == {"hops": 0.25, "tokens": 0.0, "time": 0.25, "retrieval_calls": 0.0}
+    assert summary["limit_hit_share"] == {"hops": 0.25, "tokens": 0.0, "time": 0.25, "retrieval_calls": 0.0,
+                                        "documents": 0.0}
     assert summary["limit_hit_runs"]["answered_share"] == 0.5 and summary["other_runs"]["answered_share"] == 1.0
     assert summary["feedback"] == {"rated": 0, "positive_share": None}
 

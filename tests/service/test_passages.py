@@ -78,4 +78,4 @@ def test_trace_carries_the_limits_it_ran_under(index, encoder, tmp_path):
     with TestClient(create_app(make_state(index, encoder, tmp_path, limits=limits))) as client:
         run_id = client.post("/ask", json=SALARY, headers=auth("alice")).json()["run_id"]
         trace = client.get(f"/runs/{run_id}/trace", headers=auth("alice")).json()
-    assert trace["limits"] == {"hops": 2, "tokens": 9000, "retrieval_calls": 4, "elapsed_ms": 7500}
+    assert trace["limits"] == {"hops": 2, "tokens": 9000, "retrieval_calls": 4, "elapsed_ms": 7500, "documents": 40}

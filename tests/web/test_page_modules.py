@@ -65,3 +65,16 @@ def test_a_run_whose_model_was_unavailable_says_so_under_the_answer(page):
         return [notesBlock({ model_unavailable: why }).textContent, notesBlock({ model_unavailable: null })];
     }""", "model unavailable (timeout in understand); the rest of the run was decided offline")
     assert notes == ["Model unavailable (timeout in understand); the rest of the run was decided offline.", None]
+
+
+def test_the_status_line_words_come_from_the_limits_declaration(page):
+    """status.js has no list of limits: limits.js, made from `BudgetLimits`' fields, names each one."""
+    texts = page.evaluate("""async () => {
+        const { statusText, usageText } = await import("./assets/js/status.js");
+        return [statusText({ status: "answered", complete: false, stop_reason: "documents" }),
+                statusText({ status: "fallback", complete: false, stop_reason: "retrieval_calls" }),
+                usageText({ hops: 1, retrieval_calls: 2, documents: 2, tokens: 300, elapsed_ms: 1500 })];
+    }""")
+    assert texts == ["Answered · incomplete: stopped at the document limit",
+                     "Fallback · incomplete: stopped at the search limit",
+                     "1 hop · 2 searches · 2 documents · 300 tokens · 1,500 ms"]
