@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.migration_runner import Migration, Run, VersionTable, migrate
 from boundloop.retrieval.sqlite_failures import sqlite_failure
 
 INDEX_FILE = "index.db"  # the database inside an index folder
-SCHEMA_VERSION = 4
-ADDED_COLUMNS: list[tuple[int, str, str, str]] = [
-    # (the schema version that added it, table, column, definition): older indexes get them in place
-    (2, "documents", "origin", "TEXT NOT NULL DEFAULT ''"),  # the file or folder a document was ingested from
-    (3, "chunks", "sheet", "TEXT"),                          # the workbook sheet a chunk is on
-    (4, "chunks", "markdown", "TEXT NOT NULL DEFAULT ''"),   # the chunk's source lines as written ('' before 4)
+# A new index is made at the latest version by `_DDL`; an older one gets the later steps in place, in order.
+UPGRADES = [
+    Migration(2, "the file or folder a document was ingested from",
+              ("ALTER TABLE documents ADD COLUMN origin TEXT NOT NULL DEFAULT ''",)),
+    Migration(3, "the workbook sheet a chunk is on", ("ALTER TABLE chunks ADD COLUMN sheet TEXT",)),
+    Migration(4, "the chunk's source lines as written ('' before 4)",
+              ("ALTER TABLE chunks ADD COLUMN markdown TEXT NOT NULL DEFAULT ''",)),
 ]
+SCHEMA_VERSION = UPGRADES[-1].version
+VERSION = VersionTable(read="SELECT CAST(value AS INTEGER) FROM meta WHERE key='schema_version'",
+                       write="UPDATE meta SET value='{version}' WHERE key='schema_version'")
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -88,7 +95,7 @@ def connect(path: str, create: bool, read_only: bool = False) -> sqlite3.Connect
         raise sqlite_failure(exc, Path(path), "index", DAMAGED_REMEDY) or IndexStoreError(
             f"cannot open index {path}: {exc}") from None
     if version is not None and 0 < int(version[0]) < SCHEMA_VERSION:
-        _upgrade(conn, int(version[0]))
+        _upgrade(conn)
         version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     if version is None or not 0 < int(version[0]) <= SCHEMA_VERSION:
         raise IndexStoreError(f"index {path} has schema version {version and version[0]}, expected {SCHEMA_VERSION}")
@@ -100,19 +107,25 @@ def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
     return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
 
 
-def _upgrade(conn: sqlite3.Connection, version: int) -> None:
-    """Add the columns of later versions in place (`ADDED_COLUMNS`).
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Apply the later versions' steps in place (`UPGRADES`, through `retrieval.migration_runner`).
 
-    A read-only index stays as it is: searches do not read `origin`, and read `sheet` as NULL and `markdown` as ''
-    where they are missing.
+    A read-only or busy index stays as it is: searches do not read `origin`, and read `sheet` as NULL and `markdown`
+    as '' where they are missing (`has_column`).
     """
-    try:
+
+    @contextmanager
+    def transaction() -> Iterator[Run]:
         conn.execute("BEGIN IMMEDIATE")
-        for added, table, column, definition in ADDED_COLUMNS:
-            if added > version and not has_column(conn, table, column):
-                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
-        conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+        try:
+            yield lambda statement: conn.execute(statement).fetchall()
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
         conn.execute("COMMIT")
+
+    try:
+        migrate(transaction, UPGRADES, VERSION)
     except sqlite3.OperationalError:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
+        pass

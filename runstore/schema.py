@@ -1,14 +1,14 @@
 """The run store's tables, written once for both databases: each store names its column types.
 
-Version n of the schema is the first n migrations applied (`RunStore._migrate`); a new table or column is one more
-migration at the end.
+Version n of the schema is the first n migrations applied (`RunStore._migrate`, through
+`retrieval.migration_runner`); a new table or column is one more migration at the end.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boundloop.runstore.sql import Migration
+from boundloop.retrieval.migration_runner import Migration
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class ColumnTypes:
 
 def migrations(types: ColumnTypes) -> list[Migration]:
     """Every migration of the registry, in order."""
-    return [
+    steps: list[tuple[str, ...]] = [
         (  # 1: the run registry (IF NOT EXISTS: stores made before migrations were counted already have it)
             f"""CREATE TABLE IF NOT EXISTS boundloop_runs (
                 run_id TEXT PRIMARY KEY,
@@ -71,3 +71,6 @@ def migrations(types: ColumnTypes) -> list[Migration]:
               for column in ("hops", "tokens", "retrieval_calls", "elapsed_ms")),
         ),
     ]
+    names = ("the run registry", "workers, retention and health", "conversations", "feedback", "usage as JSON")
+    return [Migration(version, name, statements)
+            for version, (name, statements) in enumerate(zip(names, steps, strict=True), start=1)]

@@ -12,10 +12,13 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from boundloop.retrieval.migration_runner import Migration, VersionTable, migrate
+
 Sql = Callable[..., list[dict[str, Any]]]
 """Runs one statement, `?` placeholders, inside a transaction; returns its rows (none for a change)."""
-Migration = Sequence[str]
-"""The statements that bring the registry's tables from one schema version to the next."""
+VERSIONS = VersionTable(create="CREATE TABLE IF NOT EXISTS boundloop_schema (version INTEGER NOT NULL)",
+                        read="SELECT max(version) AS version FROM boundloop_schema",
+                        write="INSERT INTO boundloop_schema (version) VALUES ({version})")
 
 
 class SqlStore(ABC):
@@ -24,18 +27,10 @@ class SqlStore(ABC):
     def _migrate(self, migrations: Sequence[Migration]) -> None:
         """Apply, in order and each in one transaction, the migrations this database has not had yet.
 
-        Version n of the registry's schema is `migrations[:n]` applied; `boundloop_schema` records n. A new table
-        or column is one more migration at the end of `runstore.schema.migrations`.
+        `boundloop_schema` records the versions applied (`retrieval.migration_runner`, the index's runner too). A
+        new table or column is one more migration at the end of `runstore.schema.migrations`.
         """
-        for version, migration in enumerate(migrations, start=1):
-            with self._transaction() as sql:
-                sql("CREATE TABLE IF NOT EXISTS boundloop_schema (version INTEGER NOT NULL)")
-                rows = sql("SELECT max(version) AS version FROM boundloop_schema")
-                if (rows[0]["version"] or 0) >= version:
-                    continue
-                for statement in migration:
-                    sql(statement)
-                sql("INSERT INTO boundloop_schema (version) VALUES (?)", version)
+        migrate(self._transaction, migrations, VERSIONS)
 
     @abstractmethod
     def _transaction(self) -> AbstractContextManager[Sql]:

@@ -10,6 +10,7 @@ from contextlib import closing
 
 from boundloop.domain.result import RunResult
 from boundloop.domain.usage import Usage
+from boundloop.retrieval.migration_runner import Migration
 from boundloop.runstore import postgres as pg_store
 from boundloop.runstore import sqlite as sqlite_store
 from boundloop.runstore.retention import PRUNE_BATCH, Retention
@@ -48,7 +49,8 @@ def test_migrations_run_once_each_in_order(place, monkeypatch):
     kind, where = place
     _open(kind, where).close()
     module = sqlite_store if kind == "sqlite" else pg_store
-    extra = ("CREATE TABLE boundloop_extra (x INTEGER)",)  # no IF NOT EXISTS: a second run would fail
+    extra = Migration(len(module.MIGRATIONS) + 1, "an extra table",
+                      ("CREATE TABLE boundloop_extra (x INTEGER)",))  # no IF NOT EXISTS: a second run would fail
     monkeypatch.setattr(module, "MIGRATIONS", [*module.MIGRATIONS, extra])
     for _ in range(2):
         store = _open(kind, where)

@@ -62,8 +62,9 @@ def test_an_index_from_before_sheets_is_upgraded_and_a_read_only_one_still_searc
     index = SqliteIndex(tmp_path / "idx", create=True)
     ingest(index, HashEncoder(), load_folder(share), show_progress=False)
     index.close()
-    db = sqlite3.connect(tmp_path / "idx" / "index.db")  # as schema version 2 wrote it: no sheet column
+    db = sqlite3.connect(tmp_path / "idx" / "index.db")  # as schema version 2 wrote it: no sheet, no markdown
     db.execute("ALTER TABLE chunks DROP COLUMN sheet")
+    db.execute("ALTER TABLE chunks DROP COLUMN markdown")
     db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
     db.commit()
     db.close()

@@ -1,13 +1,23 @@
 """The index schema as numbered migrations, applied in order by the writer and recorded in `schema_version`.
 
+`retrieval.migration_runner` applies them, each in its own transaction under an advisory lock (the run store's
+tables go through the same runner).
+
 Never edit a released migration: append a new one. The embedding column stays dimensionless until the first
 ingest binds an encoder (see `writer.bind_encoder`), because the dimension comes from the encoder.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import psycopg
 from psycopg import sql
+
+from boundloop.retrieval.migration_runner import Migration, Run, VersionTable
+from boundloop.retrieval.migration_runner import migrate as apply_migrations
 
 SCHEMA = "boundloop"
 MIGRATION_LOCK = 0x626F756E  # pg_advisory_xact_lock key: one migrator at a time
@@ -153,24 +163,31 @@ def applied_version(conn: psycopg.Connection) -> int | None:
     return int(version[0]) if version and version[0] is not None else 0
 
 
+VERSIONS = VersionTable(
+    create="CREATE TABLE IF NOT EXISTS boundloop.schema_version "
+           "(version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
+    read="SELECT max(version) FROM boundloop.schema_version",
+    write="INSERT INTO boundloop.schema_version (version, name) VALUES ({version}, {name})",
+)
+# first in every migration's transaction: one migrator at a time, and the extension and schema the steps build on
+PREPARE = (f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})", "CREATE EXTENSION IF NOT EXISTS vector",
+           "CREATE SCHEMA IF NOT EXISTS boundloop")
+
+
 def migrate(conn: psycopg.Connection) -> list[int]:
-    """Apply the pending migrations in one transaction (serialised by an advisory lock); returns those applied."""
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        conn.execute("CREATE SCHEMA IF NOT EXISTS boundloop")
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS boundloop.schema_version "
-            "(version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
-        )
-        current = applied_version(conn) or 0
-        applied = []
-        for version, name, ddl in MIGRATIONS:
-            if version > current:
-                conn.execute(ddl)  # trusted constant DDL, several statements
-                conn.execute("INSERT INTO boundloop.schema_version (version, name) VALUES (%s, %s)", (version, name))
-                applied.append(version)
-    return applied
+    """Apply the pending migrations, each in its own transaction under the advisory lock; returns those applied."""
+
+    @contextmanager
+    def transaction() -> Iterator[Run]:
+        with conn.transaction():
+            yield lambda statement: _rows(conn.execute(statement))  # trusted constant DDL, several statements
+
+    steps = [Migration(version, name, (ddl,)) for version, name, ddl in MIGRATIONS]
+    return apply_migrations(transaction, steps, VERSIONS, PREPARE)
+
+
+def _rows(cursor: psycopg.Cursor[Any]) -> list[Any]:
+    return cursor.fetchall() if cursor.description else []
 
 
 def grant_reader(conn: psycopg.Connection, role: str) -> bool:
