@@ -60,7 +60,8 @@ def test_the_registry_reports_finished_runs_for_stats(index, encoder, tmp_path, 
         rows = store.finished_runs()
     finally:
         store.close()
-    assert len(rows) == 1 and rows[0]["complete"] == 1 and rows[0]["hops"] >= 1
+    assert len(rows) == 1 and rows[0]["complete"] == 1 and rows[0]["usage"]["hops"] >= 1
+    assert set(rows[0]["usage"]) == {"hops", "retrieval_calls", "documents", "tokens", "elapsed_ms"}  # JSONB, read back
 
 
 def test_setup_is_safe_when_workers_start_together(postgres_url):
