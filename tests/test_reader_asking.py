@@ -54,3 +54,33 @@ def test_the_number_for_a_desk_is_its_phone_number():
     expected, found = best_chains("what's the number for the IT service desk?", Understanding(query_class="lookup"),
                                   [it])
     assert expected.kind == "phone" and found[0].answer in ("4357", "ext. 4357")
+
+
+def test_how_often_takes_a_duration_not_a_section_number():
+    rule = evidence("lone-working", "Lone working procedure", "3.1 Lone workers must phone the control room to check "
+                    "in every 90 minutes while working alone.")
+    expected, found = best_chains("How often do lone workers have to check in?", Understanding(query_class="lookup"),
+                                  [rule])
+    assert found[0].answer == "90 minutes"
+
+
+def test_a_later_notice_that_a_rate_goes_up_gives_the_rate_in_force():
+    from boundloop.reasoners.offline.extractive import synthesise
+
+    policy = evidence("expenses-policy", "Travel and Expenses Policy", "Vehicle: Car or van; Rate: 45p per mile")
+    notice = evidence("email-mileage", "Business mileage rate change", "From 1 April 2025 the mileage rate for cars "
+                      "and vans will go up from 45p per mile to 49p per mile.")
+    draft = synthesise("What is the mileage rate for a car?", Understanding(query_class="lookup"), [policy, notice],
+                       None)
+    assert draft.short_answer == "49p per mile"
+    assert draft.conflicts and "45p per mile" in draft.conflicts[0].values
+
+
+def test_the_plan_searches_what_a_request_asks():
+    from boundloop.policies.budget import CallBudget
+    from boundloop.reasoners.offline import OfflineReasoner
+
+    plan = OfflineReasoner(answerability_model=False).plan(
+        "remind me how often lone workers have to check in", Understanding(query_class="lookup"),
+        CallBudget(seconds=18.0, tokens=45_000)).value
+    assert "remind" not in plan.subqueries[0].text.lower() and "lone workers" in plan.subqueries[0].text

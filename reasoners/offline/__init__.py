@@ -19,6 +19,7 @@ from boundloop.domain.models import (
 from boundloop.graph.reasoner import StepResult
 from boundloop.policies.budget import BudgetExhausted, CallBudget, estimate_tokens
 from boundloop.reasoners.offline import assess, classify, drafting, extractive, followups, planning
+from boundloop.reasoners.offline.clauses import requested
 from boundloop.reasoners.offline.similarity import EncoderSimilarity
 
 T = TypeVar("T")
@@ -74,20 +75,20 @@ class OfflineReasoner:
         return _charged(resolution, budget, question, *read, resolution.standalone_question)
 
     def understand(self, question: str, budget: CallBudget) -> StepResult[Understanding]:
-        understanding = classify.classify(question)
+        understanding = classify.classify(requested(question))
         return _charged(understanding, budget, question, understanding.model_dump_json())
 
     def plan(self, question: str, understanding: Understanding, budget: CallBudget) -> StepResult[Plan]:
-        plan = planning.plan(question, understanding)
+        plan = planning.plan(requested(question), understanding)  # 'remind me' is nothing to search for
         return _charged(plan, budget, question, understanding.model_dump_json(), plan.model_dump_json())
 
     def evaluate(self, question: str, understanding: Understanding, subqueries: list[SubQuery],
                  evidence: list[Evidence]) -> StepResult[Assessment]:
-        return StepResult(assess.evaluate(question, understanding, subqueries, evidence, self.similarity))
+        return StepResult(assess.evaluate(requested(question), understanding, subqueries, evidence, self.similarity))
 
     def refine(self, question: str, understanding: Understanding, subqueries: list[SubQuery],
                evidence: list[Evidence], assessment: Assessment, hop: int) -> StepResult[Refinement]:
-        return StepResult(planning.refine(question, subqueries, assessment, hop))
+        return StepResult(planning.refine(requested(question), subqueries, assessment, hop))
 
     def synthesise(self, question: str, understanding: Understanding, evidence: list[Evidence],
                    assessment: Assessment | None, budget: CallBudget) -> StepResult[Draft]:

@@ -9,14 +9,18 @@ subject, so the answer stands as read unless a unit of the evidence changes that
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from boundloop.domain.models import Conflict
 from boundloop.domain.text import stems, topic_words, values
 from boundloop.reasoners.offline.reading import Reading
+from boundloop.reasoners.offline.spans import PATTERNS
 
 _CHANGE = re.compile(
     r"\b(?:postponed|delayed|deferred|rescheduled|brought forward|put back|pushed back|moved|moves|changed|reduced|"
-    r"increased|raised|lowered|cut|extended|shortened)\s+from\s+(?P<old>[^;]+?)\s+to\s+(?P<new>[^;]+)",
+    r"increased|raised|lowered|cut|extended|shortened|(?:go|goes|went|gone|going) (?:up|down)|rises?|rose|risen|"
+    r"falls?|fell|fallen|drops?|dropped|increases?|decreases?|decreased|updated|revised|amended)\s+"
+    r"from\s+(?P<old>[^;]+?)\s+to\s+(?P<new>[^;]+)",
     re.IGNORECASE)
 SAME_SUBJECT = 0.4
 """The change must share this share of the smaller unit's words (values aside) with the answer's unit."""
@@ -33,6 +37,14 @@ def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text).casefold().split())
 
 
+def _same_kind(old: str, changed_to: str) -> str | None:
+    """The first value in `changed_to` of the kind `old` is written as ('49p per mile' for '45p per mile')."""
+    for kind in ("amount", "time", "date", "number"):
+        if PATTERNS[kind].fullmatch(old.strip()) and (match := PATTERNS[kind].search(changed_to)):
+            return match.group(0).strip(" .,;")
+    return None
+
+
 def changed_value(answer: Reading, readings: list[Reading]) -> tuple[Reading, Conflict] | None:
     """The reading that changes the answer's value on its subject, with the conflict it settles; None if none does.
 
@@ -43,17 +55,27 @@ def changed_value(answer: Reading, readings: list[Reading]) -> tuple[Reading, Co
     if not value:
         return None
     said = _subject(answer)
+    own = _CHANGE.search(answer.unit.plain)
+    if own is not None and value in _plain(own["old"]) and (new_value := _same_kind(answer.answer or "", own["new"])):
+        # the answer's own sentence changes it: 'will go up from 45p per mile to 49p per mile'
+        return replace(answer, answer=new_value), Conflict(
+            topic=topic_words(answer.unit.plain, said), values=[new_value, answer.answer or ""],
+            chunk_ids=[answer.unit.evidence.chunk_id])
     for other in readings:
         if other.unit is answer.unit or other.unit.superseded or other.answer is None:
             continue
-        new = _plain(other.answer)
         found = _CHANGE.search(other.unit.plain)
-        if found is None or new == value or value not in _plain(found["old"]) or new not in _plain(found["new"]):
+        if found is None or value not in _plain(found["old"]):
+            continue
+        if _plain(other.answer) not in _plain(found["new"]) and (same := _same_kind(answer.answer or "", found["new"])):
+            other = replace(other, answer=same)  # 'go up from 45p per mile to 49p per mile': the unit's first is old
+        new = _plain(other.answer or "")
+        if new == value or new not in _plain(found["new"]):
             continue
         theirs = _subject(other)
         shared = said & theirs
         if len(shared) >= MIN_SHARED and len(shared) >= SAME_SUBJECT * min(len(said), len(theirs)):
             return other, Conflict(topic=topic_words(answer.unit.plain, shared),
-                                   values=[other.answer, answer.answer or ""],
+                                   values=[other.answer or "", answer.answer or ""],
                                    chunk_ids=[other.unit.evidence.chunk_id, answer.unit.evidence.chunk_id])
     return None

@@ -19,6 +19,7 @@ _MEASURES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bhow far (?:in advance|ahead|back|out)\b", re.I), _DURATION),  # 'how far ahead can I book'
     (re.compile(r"\bhow (?:wide|tall|deep|far)\b", re.I), _LENGTH),
     (re.compile(r"\bhow long\b", re.I), f"{_LENGTH}|{_DURATION}"),
+    (re.compile(r"\bhow (?:often|frequently)\b", re.I), _DURATION),  # 'every 90 minutes'; a section's '3.1' is none
     (re.compile(r"\bhow heavy\b", re.I), r"kg|kilograms?|g|grams?|tonnes?|tons?|lbs?|pounds|ounces?|oz"),
     (re.compile(r"\bhow fast\b", re.I), r"km/h|kph|mph|knots?|m/s|(?:metres|meters|miles|kilometres|kilometers) "
                                          r"(?:per|an|a) (?:second|hour)"),
