@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from benchmarks.ingest_memory import document_text  # noqa: E402
+from tests.pdfgen import write_pdf as pdf  # noqa: E402
 
 KINDS = ("docx", "pptx", "xlsx", "eml", "pdf", "md")
 OFFICES = ("Lisbon", "Tilburg", "Porto", "Toronto", "Singapore", "Austin", "Krakow", "Leeds")
@@ -109,27 +110,7 @@ def write_eml(path: Path, title: str, paragraphs: list[str], number: int) -> Non
 def write_pdf(path: Path, title: str, paragraphs: list[str]) -> None:
     """A real PDF of Helvetica text lines, 50 to a page (what pypdf reads back as the lines)."""
     lines = [title, ""] + [line for p in paragraphs for line in [*textwrap.wrap(p, 95), ""]]
-    pages = [lines[i:i + 50] for i in range(0, len(lines), 50)]
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
-               f"<< /Type /Pages /Kids [{' '.join(f'{4 + 2 * i} 0 R' for i in range(len(pages)))}] "
-               f"/Count {len(pages)} >>".encode(), b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
-    for i, page in enumerate(pages):
-        shown = " T* ".join("(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") Tj"
-                            for line in page)
-        stream = f"BT /F1 10 Tf 14 TL 50 760 Td {shown} ET".encode()
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> "
-                       f">> /Contents {5 + 2 * i} 0 R >>".encode())
-        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    path.write_bytes(bytes(out))
+    pdf(path, [lines[i:i + 50] for i in range(0, len(lines), 50)], title=title)
 
 
 def generate(mixed: Path, markdown: Path, files: int) -> dict[str, int]:
