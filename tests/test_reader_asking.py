@@ -84,3 +84,22 @@ def test_the_plan_searches_what_a_request_asks():
         "remind me how often lone workers have to check in", Understanding(query_class="lookup"),
         CallBudget(seconds=18.0, tokens=45_000)).value
     assert "remind" not in plan.subqueries[0].text.lower() and "lone workers" in plan.subqueries[0].text
+
+
+@pytest.mark.parametrize("question, stripped", [
+    ("who reviews lone working incidents these days?", "who reviews lone working incidents ?"),
+    ("Is staff parking still free?", "Is staff parking free?"),
+    ("what is the rate at the moment", "what is the rate"),
+])
+def test_words_asking_what_holds_now_are_no_words_to_find(question, stripped):
+    from boundloop.reasoners.offline.clauses import without_now
+
+    assert without_now(question) == stripped
+
+
+def test_asking_what_holds_now_also_searches_for_a_later_change():
+    from boundloop.reasoners.offline.planning import plan
+
+    searches = plan("who reviews lone working incidents these days?", Understanding(query_class="lookup")).subqueries
+    changes = [q for q in searches if q.purpose == "a later change to what is asked"]
+    assert changes and "days" not in changes[0].text.split()

@@ -11,6 +11,7 @@ from boundloop.domain.words import content_terms
 from boundloop.policies.instructions import data_sentences
 from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.bridges import missing_links
+from boundloop.reasoners.offline.clauses import without_now
 
 COVERED = 0.67
 TOP_PER_QUERY = 3
@@ -133,7 +134,8 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
     weights = term_weights(question, evidence)
     present = set().union(*(stems(e.title + " " + e.text) for e in evidence)) if evidence else set()
     question_coverage = round(weighted_coverage(weights, present), 3)
-    missing = [word for word in content_terms(question) if stem(word) in weights and stem(word) not in present]
+    missing = [word for word in content_terms(without_now(question))  # 'these days' has no 'days' to find
+               if stem(word) in weights and stem(word) not in present]
     conflicts = find_conflicts(question, evidence)
     bridges = [q for q in subqueries if q.purpose.startswith("bridge")]
     # a title lookup that found the next document completes the bridge; otherwise each hop that bridged by

@@ -27,6 +27,17 @@ _REQUEST = re.compile(
 _WH = re.compile(r"(?:what|which|who|whom|whose|where|when|why|how|whether|if)\b", re.I)
 
 
+NOW = re.compile(r"\b(?:these\s+days|nowadays|at\s+the\s+moment|at\s+present|right\s+now|currently|actually|still|"
+                 r"anymore|any\s+more|latest)\b", re.I)
+"""Words asking what holds now, after any change a later document made ('still free?', 'who reviews it these
+days?'): a signal for the plan, no words a passage must hold."""
+
+
+def without_now(question: str) -> str:
+    """The question without its words asking what holds now ('these days' has no 'days' to find)."""
+    return " ".join(NOW.sub(" ", question).split())
+
+
 def requested(question: str) -> str:
     """What a request asks: 'can you tell me the site's address?' -> 'what is the site's address?'.
 

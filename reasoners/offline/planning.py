@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 from boundloop.domain.models import Assessment, Plan, Refinement, SearchMode, SubQuery, Understanding
 from boundloop.domain.names import join_names
 from boundloop.domain.text import name_spans
 from boundloop.domain.words import content_terms
+from boundloop.reasoners.offline.clauses import NOW, without_now
 from boundloop.reasoners.offline.definitions import asked_acronym
 from boundloop.reasoners.offline.siblings import field_terms
 
@@ -20,8 +19,6 @@ SEARCHES_PER_HOP = 2
 GLOSSARY_K = 2
 CHANGE_K = 3
 CHANGE_WORDS = "postponed delayed moved brought forward cancelled decision"
-_CHANGE_ASKED = re.compile(r"\b(?:actually|still|currently|anymore|any\s+more|latest)\b", re.I)
-"""Words asking what holds now, after any change a later document made ('still free?', 'actually switch on')."""
 
 
 def _attribute_terms(question: str, entity_terms: set[str]) -> str:
@@ -48,8 +45,8 @@ def plan(question: str, understanding: Understanding) -> Plan:
     if acronym := asked_acronym(question):  # 'What's MAST?': where documents spell out their acronyms
         subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=f"{acronym[0]} glossary acronyms abbreviations",
                                    mode="keyword", purpose=f"what {acronym[0]} stands for", k=GLOSSARY_K))
-    if _CHANGE_ASKED.search(question):  # 'when do the cameras actually switch on?': a later decision may move it
-        asked = " ".join(t for t in content_terms(question) if not _CHANGE_ASKED.fullmatch(t))
+    if NOW.search(question):  # 'when do the cameras actually switch on?': a later decision may move it
+        asked = " ".join(content_terms(without_now(question)))
         subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=f"{asked} {CHANGE_WORDS}", mode="keyword",
                                    purpose="a later change to what is asked", k=CHANGE_K))
     if field := field_terms(question):  # 'the wifi names at each of our sites': every site's document
