@@ -13,7 +13,7 @@ HOOKS = {"api-key", "sign-in", "question", "ask", "new-conversation"}
 MARKDOWN_IT_BANNER = "/*! markdown-it 15.0.3 https://github.com/markdown-it/markdown-it @license MIT */"
 MARKDOWN_IT_SHA256 = "d5432491790141da046b1197353705db03264f40b5727f3b4b591f5aba193e30"
 ASSET = re.compile(r'(?:href|src)="(assets/[^"]+)"')
-IMPORT = re.compile(r'from "\./([\w-]+\.js)"')
+IMPORT = re.compile(r'(?:from |import\()"\./([\w-]+\.js)"')  # static imports, and modules loaded when needed
 
 
 def page_files() -> list[Path]:

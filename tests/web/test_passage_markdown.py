@@ -51,9 +51,14 @@ def browser(playwright_driver, demo_server):
         session.assert_clean()
 
 
+def parser_loaded(page) -> bool:
+    return page.evaluate("performance.getEntriesByType('resource').some((r) => r.name.endsWith('.mjs'))")
+
+
 def _open_first_passage(page, base):
     sign_in(page, base, "demo-key-alice")
     turn = ask(page, LEAVE)
+    assert not parser_loaded(page)  # the Markdown parser loads with the first passage shown, not with the page
     turn.get_by_test_id("answer").get_by_test_id("citation").first.click()
     passage = turn.get_by_test_id("passage")
     passage.wait_for()
@@ -63,7 +68,7 @@ def _open_first_passage(page, base):
 def test_a_cited_table_shows_as_a_table_and_headings_as_headings_with_the_claim_marked(browser):
     passage = _open_first_passage(browser.page, browser.base)
     body = passage.locator(".passage-md")
-    assert body.count() == 1 and passage.locator(".passage-text").count() == 0
+    assert body.count() == 1 and passage.locator(".passage-text").count() == 0 and parser_loaded(browser.page)
     table = body.locator("table")
     assert table.locator("thead th").all_inner_texts() == ["", "Lisbon", "Toronto"]
     assert table.locator("tbody tr").first.locator("td").all_inner_texts() == [

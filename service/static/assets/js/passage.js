@@ -2,11 +2,12 @@
 // markdown.js; the flat text the run read when there is none) with the claim's words marked. One open per answer.
 import { el, uniqueId } from "./elements.js";
 import { highlighted, markRendered } from "./highlight.js";
-import { renderMarkdown } from "./markdown.js";
 
-function passageBody(passage, claim) {
+async function passageBody(passage, claim) {
   if (passage.markdown) {
     try {
+      // the parser (about 120 KB) loads with the first passage shown, not with the page
+      const { renderMarkdown } = await import("./markdown.js");
       return markRendered(renderMarkdown(passage.markdown), claim);
     } catch (error) {
       console.warn("The passage's Markdown could not be shown; its text is shown instead.", error);
@@ -37,7 +38,8 @@ export class PassageViewer {
     } catch (error) {
       problem = `The passage could not be loaded: ${error.message}`;
     }
-    const view = this.render(citation, claim, passage, problem);
+    const body = passage ? await passageBody(passage, claim) : null;
+    const view = this.render(citation, body, problem);
     this.host.append(view);
     button.setAttribute("aria-expanded", "true");
     button.setAttribute("aria-controls", view.id);
@@ -45,15 +47,13 @@ export class PassageViewer {
     view.querySelector("h4").focus();
   }
 
-  render(citation, claim, passage, problem) {
+  render(citation, body, problem) {
     const id = uniqueId("passage");
     const close = el("button", { type: "button", class: "secondary", "aria-label": "Close the passage" }, "Close");
     close.addEventListener("click", () => this.close());
     const where = [`Document ${citation.doc_id}`, `passage ${citation.chunk_id}`];
     if (citation.page) where.push(`page ${citation.page}`);
-    const body = passage
-      ? passageBody(passage, claim)
-      : el("p", { class: "hint" }, problem || "This passage is no longer available to you.");
+    body = body || el("p", { class: "hint" }, problem || "This passage is no longer available to you.");
     const view = el("section", { class: "passage", testid: "passage", id, "aria-labelledby": `${id}-title` },
       el("div", { class: "passage-head" },
         el("h4", { id: `${id}-title`, tabindex: "-1" }, `[${citation.marker}] ${citation.title}`), close),
