@@ -103,3 +103,21 @@ def test_asking_what_holds_now_also_searches_for_a_later_change():
     searches = plan("who reviews lone working incidents these days?", Understanding(query_class="lookup")).subqueries
     changes = [q for q in searches if q.purpose == "a later change to what is asked"]
     assert changes and "days" not in changes[0].text.split()
+
+
+def test_a_person_asked_for_is_the_holder_of_a_role_not_its_title():
+    chart = evidence("org-chart", "Organisation chart", "- **Regional Operations Lead (ROL)** — Tomás Figueiredo "
+                     "*(this role was called \"Head of Ground Operations\" until 2024)*\n"
+                     "- **Head of People** — Marta Saraiva")
+    _, found = best_chains("Who is the Regional Operations Lead?", Understanding(query_class="lookup"), [chart])
+    assert found[0].answer == "Tomás Figueiredo"
+
+
+@pytest.mark.parametrize("span, role", [
+    ("Regional Operations Lead", True), ("Head of People", True), ("Control Room Supervisor", True),
+    ("Tomás Figueiredo", False), ("Marta Saraiva", False), ("Leeds", False),
+])
+def test_a_roles_title_is_told_from_a_name(span, role):
+    from boundloop.reasoners.offline.candidates import ROLE_TITLE
+
+    assert (ROLE_TITLE.search(span) is not None) is role

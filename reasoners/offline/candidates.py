@@ -55,7 +55,12 @@ HEADED_BONUS = 0.8
 """How much a value the asked-for noun stands beside is preferred ('which album' -> 'the album "X"'). Above two kinds'
 rank, so that 'a production company, Tall Grass Films,' outranks the quoted films the company made ('which company').
 0.5 lost that; 0.8 and 1.0 measured alike on HotpotQA dev and the probes."""
-LED_BONUS, ALIGNED_BONUS, AGENT_PENALTY, YEARLESS_PENALTY = 0.1, 1.0, 0.5, 0.1
+LED_BONUS, ALIGNED_BONUS, AGENT_PENALTY, YEARLESS_PENALTY, ROLE_PENALTY = 0.1, 1.0, 0.5, 0.1, 0.5
+ROLE_TITLE = re.compile(
+    r"^(?:Head|Chief|Director|Vice[ -]President|VP)\s+of\b|\b(?:Lead|Leader|Manager|Director|Officer|Supervisor|"
+    r"Coordinator|Co-ordinator|Administrator|Controller|Chair|Chairperson|Secretary|Head|Owner|Advis[eo]r|Partner|"
+    r"Representative|Specialist|Analyst|Technician|Operator|Engineer|Steward|Warden|Desk)s?$")
+"""The title of a role, not a person's name: it opens with 'Head of' or ends in a role's noun."""
 """The rule score's weights for the fields of those names below; the last, how much less a date without its year says
 for 'when' ('31 July' beside '20 July 1981'), is a tie-breaker."""
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
@@ -100,13 +105,16 @@ class Candidate:
     """A name after 'by' ('written by David Brock') when the question asks for no person: it did what the question's
     thing was done by, so it is rarely that thing."""
     yearless: bool = False
+    role: bool = False
+    """A role's title ('Regional Operations Lead', 'Head of People') asked for a person: the holder's name, beside
+    it in an org chart's 'Role — Name', answers better."""
     """A date without its year ('31 July') for 'when': a fuller date beside it ('20 July 1981') says more."""
 
     @property
     def rule_score(self) -> float:
         return (2.0 * self.cell_fit - 0.3 * self.rank - self.distance + SUBJECT_BONUS * self.subject
                 + HEADED_BONUS * self.headed + LED_BONUS * self.led + ALIGNED_BONUS * self.aligned
-                - AGENT_PENALTY * self.agent - YEARLESS_PENALTY * self.yearless)
+                - AGENT_PENALTY * self.agent - YEARLESS_PENALTY * self.yearless - ROLE_PENALTY * self.role)
 
 
 def anchors(text: str, question_stems: set[str]) -> list[int]:
@@ -202,8 +210,11 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 after_by(text, start)
             previous[kind] = start + len(span)
             yearless = kind == "date" and expected.kind == "date" and not has_year(span)
+            role = expected.kind == "person" and kind in ("name", "emphasis") and (
+                ROLE_TITLE.search(span) is not None or  # or its acronym: 'Regional Operations Lead (ROL)'
+                span.isupper() and ROLE_TITLE.search(text[:start].rstrip(" (*_")) is not None)
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent,
-                                   yearless))
+                                   yearless, role))
     if expected.kind in ("person", "place", "name", "other") and \
             (titled := titled_opening(text, unit.evidence.title, question_stems, head)):
         # 'Brooklyn is a 2015 ... romantic drama' in 'Brooklyn (film)' for 'what romantic drama': a name all the same
