@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from boundloop.domain.conversation import Turn
@@ -35,6 +36,9 @@ class RunContext:
     run store); None when the thread itself carries them (the LangGraph server: the state's `turns`)."""
     model_breaker: ModelBreaker = field(default_factory=ModelBreaker)
     """Opens when a model call times out or cannot connect: the run's later steps then decide offline at once."""
+    cancel: threading.Event = field(default_factory=threading.Event)
+    """Set when the run's reader left (a streaming client disconnected): the step under way ends at once, a model
+    call in flight is cancelled, and the runner stops the run at its next transition."""
 
     def usage(self, plus: Usage | None = None) -> Usage:
         """Usage so far, from the ledger (never from the state), plus what a step is about to spend."""
@@ -47,7 +51,8 @@ class RunContext:
         evidence read so far still becomes the best grounded answer.
         """
         limit = self.ledger.started_at + self.limits.max_seconds
-        return Deadline(max(limit, now) + CLOSING_GRACE_SECONDS if closing else limit, self.ledger.clock)
+        return Deadline(max(limit, now) + CLOSING_GRACE_SECONDS if closing else limit, self.ledger.clock,
+                        cancel=self.cancel)
 
     def call_budget(self) -> CallBudget:
         """What the next model call may spend, and whether the run may still call its model."""

@@ -7,6 +7,7 @@ conversation's earlier turns from the run store, after the caller is found to ow
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
@@ -67,7 +68,8 @@ class LoopRunner:
             self.checkpointer = self.store.checkpointer
         self.graph = build_graph(checkpointer=self.checkpointer)
 
-    def context_for(self, user: str, history: tuple[Turn, ...] | None = None) -> RunContext:
+    def context_for(self, user: str, history: tuple[Turn, ...] | None = None,
+                    cancel: threading.Event | None = None) -> RunContext:
         """Resolve the principal (unknown users fail here, before anything runs) and bind its filter.
 
         `history` is the conversation's earlier turns from the run store; None leaves them to the thread's state.
@@ -75,7 +77,7 @@ class LoopRunner:
         principal = self.resolver.resolve(user)
         searcher = EntitledSearcher(self.backend, self.encoder, AccessFilter.for_principal(principal))
         return RunContext(principal=principal, searcher=searcher, reasoner=self.reasoner, limits=self.limits,
-                          history=history)
+                          history=history, cancel=cancel or threading.Event())
 
     def _conversation(self, conversation_id: str | None, user: str) -> tuple[str, tuple[Turn, ...]]:
         """The conversation the run joins and its earlier turns: the caller's own, or a new one.
@@ -90,11 +92,11 @@ class LoopRunner:
             raise UnknownConversation(f"no conversation {conversation_id}")
         return conversation_id, tuple(self.store.context_turns(conversation_id))
 
-    def _start(self, question: str, user: str, conversation_id: str | None
+    def _start(self, question: str, user: str, conversation_id: str | None, cancel: threading.Event | None = None
                ) -> tuple[str, str, RunContext, RunnableConfig, bool]:
         question = validate_question(question)
         conversation_id, history = self._conversation(conversation_id, user)
-        context = self.context_for(user, history)
+        context = self.context_for(user, history, cancel)
         run_id = uuid.uuid4().hex
         config: RunnableConfig = {
             "configurable": {"thread_id": run_id, "conversation_id": conversation_id},
@@ -156,16 +158,18 @@ class LoopRunner:
             raise failure from exc
         return failure
 
-    def stream(self, question: str, user: str, conversation_id: str | None = None
-               ) -> Iterator[tuple[str, Span | RunResult]]:
+    def stream(self, question: str, user: str, conversation_id: str | None = None,
+               cancel: threading.Event | None = None) -> Iterator[tuple[str, Span | RunResult]]:
         """One run to its end, answered, abstained or fallback, never past its budget, as its transitions happen.
 
         Yields ("span", span) per transition, then ("result", result). With `conversation_id` (the caller's own)
         the question may be a follow-up of that conversation's earlier turns; without, it starts a new conversation.
+        Setting `cancel` (its reader left) ends the step under way at once, a model call in flight included; the
+        caller then closes the stream, and the run is recorded cancelled.
         A run store found damaged as the run is written does not fail the run: it is answered again, unrecorded
         (its spans are not sent twice); a full disk stops it (`StoreUnwritable`).
         """
-        question, run_id, context, config, recorded = self._start(question, user, conversation_id)
+        question, run_id, context, config, recorded = self._start(question, user, conversation_id, cancel)
         with self._interrupted_on_error(run_id, recorded):
             try:
                 values = yield from self._transitions(self._graph_for(recorded), question, context, config)

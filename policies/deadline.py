@@ -8,6 +8,7 @@ ends with what it has read so far. Outside a step (a unit test, a benchmark), th
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -23,14 +24,22 @@ into the best grounded answer; the run still ends within its limit + 0.25 s."""
 
 @dataclass
 class Deadline:
-    """A point on `clock`'s scale; `reached` records that some check found it passed."""
+    """A point on `clock`'s scale; `reached` records that some check found it passed.
+
+    `cancel`, when set, ends the step as its deadline would (the run's reader left: no more work is paid for
+    nobody); a model call in flight waits on it too, so even a call that hangs ends within a fraction of a second.
+    """
 
     at: float
     clock: Callable[[], float]
     reached: bool = field(default=False)
+    cancel: threading.Event | None = None
+
+    def cancelled(self) -> bool:
+        return self.cancel is not None and self.cancel.is_set()
 
     def passed(self) -> bool:
-        if not self.reached and self.clock() >= self.at:
+        if not self.reached and (self.clock() >= self.at or self.cancelled()):
             self.reached = True
         return self.reached
 
@@ -56,6 +65,12 @@ def deadline_passed() -> bool:
     """Whether the current step's deadline has passed (False outside a step)."""
     deadline = _CURRENT.get()
     return deadline is not None and deadline.passed()
+
+
+def cancel_requested() -> bool:
+    """Whether the current step's run was cancelled (False outside a step)."""
+    deadline = _CURRENT.get()
+    return deadline is not None and deadline.cancelled()
 
 
 def check_deadline() -> None:

@@ -55,7 +55,7 @@ async def open_stream(state: ServiceState, question: str, user: str,
     """Start the run; raises here (before any byte is sent) if it fails before its first transition."""
     started = time.perf_counter()
     stop = threading.Event()
-    queue = _start_producer(lambda: state.runner.stream(question, user, conversation_id), stop)
+    queue = _start_producer(lambda: state.runner.stream(question, user, conversation_id, cancel=stop), stop)
     try:
         first = await queue.get()
     except BaseException:  # the request was cancelled before the first event

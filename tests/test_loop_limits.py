@@ -52,7 +52,7 @@ def test_time_limit(index, encoder, resolver):
     clock = Clock()
     runner = make_runner(index, encoder, resolver, reasoner=CostlyEvaluate(clock=clock, seconds=30))
     context = runner.context_for("bob")
-    runner.context_for = lambda user, history=None: type(context)(  # type: ignore[method-assign]
+    runner.context_for = lambda user, history=None, cancel=None: type(context)(  # type: ignore[method-assign]
         principal=context.principal, searcher=context.searcher, reasoner=context.reasoner,
         limits=context.limits, ledger=Ledger(clock),
     )
@@ -152,7 +152,7 @@ def test_a_closing_step_that_uses_up_the_deadline_marks_the_run_incomplete(index
     clock = Clock()
     runner = make_runner(index, encoder, resolver, reasoner=SlowJudge(clock))
     context = runner.context_for("bob")
-    runner.context_for = lambda user, history=None: type(context)(  # type: ignore[method-assign]
+    runner.context_for = lambda user, history=None, cancel=None: type(context)(  # type: ignore[method-assign]
         principal=context.principal, searcher=context.searcher, reasoner=context.reasoner,
         limits=context.limits, ledger=Ledger(clock),
     )

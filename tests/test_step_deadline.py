@@ -62,7 +62,7 @@ class EndlessEvaluate(OfflineReasoner):
 def _run(index, encoder, resolver, reasoner, clock, tmp_path):
     runner = make_runner(index, encoder, resolver, tmp_path, reasoner=reasoner, max_seconds=2.0)
     context = runner.context_for("bob")
-    runner.context_for = lambda user, history=None: type(context)(  # type: ignore[method-assign]
+    runner.context_for = lambda user, history=None, cancel=None: type(context)(  # type: ignore[method-assign]
         principal=context.principal, searcher=context.searcher, reasoner=context.reasoner,
         limits=context.limits, ledger=Ledger(clock),
     )

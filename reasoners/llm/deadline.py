@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Coroutine
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
+
+from boundloop.policies.deadline import cancel_requested
 
 T = TypeVar("T")
 
@@ -36,16 +39,25 @@ def _call_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def run_within(seconds: float, call: Coroutine[Any, Any, T]) -> T:
-    """The call's result, or DeadlineExceeded once `seconds` have passed (the call is then cancelled).
+CANCEL_POLL_SECONDS = 0.05
+"""How often a call in flight looks whether its run was cancelled (its reader left)."""
 
-    Exceptions the call raises come back unchanged.
+
+def run_within(seconds: float, call: Coroutine[Any, Any, T]) -> T:
+    """The call's result, or DeadlineExceeded once `seconds` have passed or the run was cancelled.
+
+    Either way the call is cancelled too. Exceptions the call raises come back unchanged.
     """
     future = asyncio.run_coroutine_threadsafe(call, _call_loop())
-    try:
-        return future.result(timeout=seconds)
-    except FutureTimeout:
-        if future.done() and not future.cancelled() and future.exception() is None:
-            return future.result()  # finished in the instant between the timeout and this check
-        future.cancel()
-        raise DeadlineExceeded(f"no reply within {seconds:.2f} s") from None
+    ends = time.monotonic() + seconds
+    while True:
+        try:
+            return future.result(timeout=max(0.0, min(CANCEL_POLL_SECONDS, ends - time.monotonic())))
+        except FutureTimeout:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                return future.result()  # finished in the instant between the timeout and this check
+            cancelled = cancel_requested()
+            if cancelled or time.monotonic() >= ends:
+                future.cancel()
+                raise DeadlineExceeded("the run was cancelled" if cancelled else
+                                       f"no reply within {seconds:.2f} s") from None

@@ -191,3 +191,41 @@ def test_the_demo_question_is_answered_offline_when_the_model_hangs(model_env, d
     assert result["model_unavailable"].startswith("model unavailable (timeout in understand)")
     assert offline["model_unavailable"] is None
     assert "model unavailable (timeout in understand)" in text
+
+
+def test_a_run_whose_reader_left_cancels_the_model_call_in_flight(model_env, monkeypatch, tmp_path, index,
+                                                                    resolver, encoder):
+    """A streaming client that disconnects while a model call hangs: the call is cancelled, not waited out.
+
+    The call may wait its share of 600 s; the run still ends at once, recorded cancelled (the liveness bound below is
+    twenty times looser than the poll, and a fortieth of what the call would have waited).
+    """
+    import threading
+
+    from boundloop.runstore.sqlite import SqliteRunStore
+
+    monkeypatch.setenv("BOUNDLOOP_MAX_SECONDS", "600")
+    monkeypatch.setenv("BOUNDLOOP_LLM_CALL_SHARE", "1")
+    with StubServer(responder=lambda body: Reply("hang")) as stub:
+        model_env(stub.url)
+        runner = LoopRunner(resolver=resolver, backend=index, encoder=encoder, reasoner=build_reasoner(),
+                            limits=BudgetLimits.from_env(), store=SqliteRunStore(tmp_path / "runs.db"))
+        cancel, seen = threading.Event(), []
+        events = runner.stream(QUESTION, user="bob", cancel=cancel)
+
+        def read() -> None:
+            for event in events:
+                seen.append(event)
+                if cancel.is_set():
+                    break
+            events.close()  # the reader leaves, as the SSE bridge does
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        while not stub.seen and reader.is_alive():
+            time.sleep(0.01)  # the model call is in flight
+        cancel.set()
+        reader.join(timeout=15)
+    assert not reader.is_alive(), "the hanging model call was waited out"
+    assert runner.store is not None and runner.store.count("cancelled") == 1
+    assert len(stub.seen) == 1  # the call in flight; no later step called the model
