@@ -33,8 +33,9 @@ def _start_producer(produce: Callable[[], Iterator[Event]], stop: threading.Even
     queue: asyncio.Queue[Any] = asyncio.Queue()
 
     def run() -> None:
-        events = produce()
+        events: Iterator[Event] = iter(())
         try:
+            events = produce()  # inside: a failure to start the run reaches the consumer, which would wait forever
             for event in events:
                 if stop.is_set():  # the reader left: close the run here, on its own thread
                     break

@@ -66,7 +66,7 @@ def test_internal_errors_are_a_bare_500(client, state, monkeypatch):
 
 
 def test_a_run_failing_mid_stream_ends_with_an_error_event(client, state, monkeypatch):
-    def half(question, user, conversation_id=None):
+    def half(question, user, conversation_id=None, cancel=None):
         yield "span", {"node": "governor", "start": 0.0, "duration_ms": 0.1, "decision": "go", "reason": "",
                        "usage": {"hops": 0, "tokens": 0, "retrieval_calls": 0, "elapsed_ms": 0}}
         raise RuntimeError("secret detail CANARY-HR-1111")
@@ -76,3 +76,12 @@ def test_a_run_failing_mid_stream_ends_with_an_error_event(client, state, monkey
         text = response.read().decode()
     assert text.startswith("event: span") and text.rstrip().endswith('{"detail":"the run failed; see the server log"}')
     assert "CANARY" not in text
+
+
+def test_a_run_that_cannot_start_streaming_is_a_bare_500_not_a_hang(client, state, monkeypatch):
+    def refuses(*args, **kwargs):
+        raise RuntimeError("secret detail CANARY-HR-2222")  # raised on the call, before any generator exists
+
+    monkeypatch.setattr(state.runner, "stream", refuses)
+    response = client.post("/ask/stream", json={"question": "anything"}, headers=auth("bob"))
+    assert response.status_code == 500 and "CANARY" not in response.text
