@@ -118,6 +118,6 @@ def test_a_person_asked_for_is_the_holder_of_a_role_not_its_title():
     ("Tomás Figueiredo", False), ("Marta Saraiva", False), ("Leeds", False),
 ])
 def test_a_roles_title_is_told_from_a_name(span, role):
-    from boundloop.reasoners.offline.candidates import ROLE_TITLE
+    from boundloop.reasoners.offline.name_roles import ROLE_TITLE
 
     assert (ROLE_TITLE.search(span) is not None) is role

@@ -19,6 +19,7 @@ from boundloop.domain.models import (
 from boundloop.graph.reasoner import StepResult
 from boundloop.policies.budget import BudgetExhausted, CallBudget, estimate_tokens
 from boundloop.reasoners.offline import assess, classify, drafting, extractive, followups, planning
+from boundloop.reasoners.offline.case import Decision
 from boundloop.reasoners.offline.clauses import requested
 from boundloop.reasoners.offline.similarity import EncoderSimilarity
 
@@ -36,7 +37,7 @@ def _charged(value: T, budget: CallBudget, *texts: str) -> StepResult[T]:
     return StepResult(value, tokens=tokens)
 
 
-def _how(decision: extractive.Decision) -> str:
+def _how(decision: Decision) -> str:
     """The trace's account of a reading: the rules that read the claims, or the check that rejected the best one."""
     if decision.draft.claims:
         return "read by rule " + ", ".join(dict.fromkeys(decision.rules))
@@ -99,7 +100,7 @@ class OfflineReasoner:
             read = read[:-1]
         shown = evidence if len(read) == full else read  # the extract reads the best passages itself
         decision = extractive.read_answer(question, understanding, shown, self.similarity) if read else \
-            extractive.Decision(Draft(), rejected="no passage fits in the tokens left")
+            Decision(Draft(), rejected="no passage fits in the tokens left")
         draft, claims = decision.draft, list(decision.draft.claims)
         cost = estimate_tokens(question, *(e.text for e in read)) if read else 0
         while claims and not budget.allows(cost + estimate_tokens(*(c.text for c in claims))):

@@ -26,6 +26,7 @@ from boundloop.reasoners.offline.name_roles import (
     as_place,
     blanked,
     head_named,
+    role_title,
     titled_opening,
     unasked_nationality,
     unasked_nickname,
@@ -56,11 +57,6 @@ HEADED_BONUS = 0.8
 rank, so that 'a production company, Tall Grass Films,' outranks the quoted films the company made ('which company').
 0.5 lost that; 0.8 and 1.0 measured alike on HotpotQA dev and the probes."""
 LED_BONUS, ALIGNED_BONUS, AGENT_PENALTY, YEARLESS_PENALTY, ROLE_PENALTY = 0.1, 1.0, 0.5, 0.1, 0.5
-ROLE_TITLE = re.compile(
-    r"^(?:Head|Chief|Director|Vice[ -]President|VP)\s+of\b|\b(?:Lead|Leader|Manager|Director|Officer|Supervisor|"
-    r"Coordinator|Co-ordinator|Administrator|Controller|Chair|Chairperson|Secretary|Head|Owner|Advis[eo]r|Partner|"
-    r"Representative|Specialist|Analyst|Technician|Operator|Engineer|Steward|Warden|Desk)s?$")
-"""The title of a role, not a person's name: it opens with 'Head of' or ends in a role's noun."""
 """The rule score's weights for the fields of those names below; the last, how much less a date without its year says
 for 'when' ('31 July' beside '20 July 1981'), is a tie-breaker."""
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
@@ -210,9 +206,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 after_by(text, start)
             previous[kind] = start + len(span)
             yearless = kind == "date" and expected.kind == "date" and not has_year(span)
-            role = expected.kind == "person" and kind in ("name", "emphasis") and (
-                ROLE_TITLE.search(span) is not None or  # or its acronym: 'Regional Operations Lead (ROL)'
-                span.isupper() and ROLE_TITLE.search(text[:start].rstrip(" (*_")) is not None)
+            role = expected.kind == "person" and kind in ("name", "emphasis") and role_title(span, text[:start])
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent,
                                    yearless, role))
     if expected.kind in ("person", "place", "name", "other") and \

@@ -9,15 +9,13 @@ candidate. Claims are the evidence's own sentences, cleaned, so each is grounded
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cached_property
 
 from boundloop.domain.models import Assessment, Draft, Evidence, Understanding
-from boundloop.domain.text import entities, stem, stems
+from boundloop.domain.text import stem, stems
 from boundloop.reasoners.offline.acronyms import in_full
 from boundloop.reasoners.offline.answer_types import Expected, expected_answer, head_phrase
 from boundloop.reasoners.offline.answerability import Similarity
+from boundloop.reasoners.offline.case import Case, Decision, Rule, named
 from boundloop.reasoners.offline.chains import Chain, chains
 from boundloop.reasoners.offline.changes import changed_value
 from boundloop.reasoners.offline.compare import choose, full_name, sides, yes_or_no
@@ -28,11 +26,9 @@ from boundloop.reasoners.offline.drafting import (
     NOT_LISTED,
     PROPER,
     asked_of,
-    claim_of,
     draft_of,
     each_document_readings,
     join_items,
-    reading_of,
     rejection,
     superseded_values,
 )
@@ -44,63 +40,9 @@ from boundloop.reasoners.offline.lists import bounded, list_items, superlative_i
 from boundloop.reasoners.offline.origins import same_country
 from boundloop.reasoners.offline.permission import allowed_by_name, forbidden
 from boundloop.reasoners.offline.procedures import procedure
-from boundloop.reasoners.offline.reading import Reading
 from boundloop.reasoners.offline.shared import shared_trait
 from boundloop.reasoners.offline.siblings import single_question
-from boundloop.reasoners.offline.tallies import asks_count, counted_noun, tally, total
-from boundloop.reasoners.offline.units import Unit
-
-
-@dataclass(frozen=True)
-class Case:
-    """One question read against one run's evidence: what every rule looks at."""
-
-    question: str
-    """As read: instructions to the assistant out, acronyms spelled, names typed in lower case cased."""
-    understanding: Understanding
-    similarity: Similarity | None
-    expected: Expected
-    units: list[Unit]
-    readings: list[Reading]
-    weights: dict[str, float]
-
-    @classmethod
-    def read(cls, question: str, understanding: Understanding, evidence: list[Evidence],
-             similarity: Similarity | None) -> Case:
-        as_read, expected, units, readings, weights = reading_of(question, understanding, evidence)
-        return cls(as_read, understanding, similarity, expected, units, readings, weights)
-
-    @cached_property
-    def relevant(self) -> list[Reading]:
-        return [r for r in self.readings if r.coverage >= MIN_COVERAGE / 2]
-
-    @cached_property
-    def names(self) -> list[str]:
-        return self.understanding.entities or entities(self.question, names_only=True)
-
-    @cached_property
-    def counting(self) -> bool:
-        return self.expected.kind == "number" and asks_count(self.question)
-
-    def draft(self, readings: list[Reading], short: str | None) -> Draft:
-        return draft_of(self.question, readings, short)
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A named way of reading an answer: `answer` drafts claims, or returns None to pass to the next rule."""
-
-    name: str
-    answer: Callable[[Case], Draft | None]
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The draft, the rule behind each of its claims, and why nothing answered when no claim was drafted."""
-
-    draft: Draft
-    rules: tuple[str, ...] = ()
-    rejected: str = ""
+from boundloop.reasoners.offline.tallies import counted_noun, tally, total
 
 
 def _choice(case: Case) -> Draft | None:
@@ -271,7 +213,7 @@ def _by_chain(case: Case) -> Decision:
     if case.expected.wants_value and (change := changed_value(best.last, case.readings)):
         # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, beside the sentence it changes
         draft = case.draft([*best.readings, change[0]], change[0].answer)
-        return _named(draft.model_copy(update={"conflicts": [change[1], *conflicts]}), CHAIN, [(change[0], IN_FORCE)],
+        return named(draft.model_copy(update={"conflicts": [change[1], *conflicts]}), CHAIN, [(change[0], IN_FORCE)],
                       case)
     short = chain_answer(best, case.expected, case.question) if case.expected.wants_value else None
     cited, extra = list(best.readings), []
@@ -280,13 +222,7 @@ def _by_chain(case: Case) -> Decision:
         spelled = case.readings[full[1]]
         cited += [spelled] if spelled not in cited else []
         extra = [(spelled, IN_FULL)]
-    return _named(case.draft(cited, short).model_copy(update={"conflicts": conflicts}), CHAIN, extra, case)
-
-
-def _named(draft: Draft, rule: str, others: list[tuple[Reading, str]], case: Case) -> Decision:
-    """The draft with `rule` behind each claim, or another rule behind the claim of a reading in `others`."""
-    by_text = {claim_of(r, case.question).text: name for r, name in others}
-    return Decision(draft, tuple(by_text.get(c.text, rule) for c in draft.claims))
+    return named(case.draft(cited, short).model_copy(update={"conflicts": conflicts}), CHAIN, extra, case)
 
 
 def read_answer(question: str, understanding: Understanding, evidence: list[Evidence],
@@ -304,7 +240,7 @@ def read_answer(question: str, understanding: Understanding, evidence: list[Evid
     case = Case.read(question, understanding, evidence, similarity)
     for rule in RULES:
         if (drafted := rule.answer(case)) is not None:
-            return _named(drafted, rule.name, [], case)
+            return named(drafted, rule.name, [], case)
     return _by_chain(case)
 
 

@@ -154,3 +154,16 @@ def titled_opening(text: str, title: str, question_stems: set[str], head: str) -
     if len(words) == 1 and stems(word) == stems(title):
         return word, word  # 'Yellowcraig, ... is a coastal area' in 'Yellowcraigs': as the text writes it
     return None
+
+
+ROLE_TITLE = re.compile(
+    r"^(?:Head|Chief|Director|Vice[ -]President|VP)\s+of\b|\b(?:Lead|Leader|Manager|Director|Officer|Supervisor|"
+    r"Coordinator|Co-ordinator|Administrator|Controller|Chair|Chairperson|Secretary|Head|Owner|Advis[eo]r|Partner|"
+    r"Representative|Specialist|Analyst|Technician|Operator|Engineer|Steward|Warden|Desk)s?$")
+"""The title of a role, not a person's name: it opens with 'Head of' or ends in a role's noun."""
+
+
+def role_title(span: str, before: str) -> bool:
+    """Whether a name is a role's title ('Regional Operations Lead'), or the acronym one introduces ('(ROL)')."""
+    return ROLE_TITLE.search(span) is not None or \
+        span.isupper() and ROLE_TITLE.search(before.rstrip(" (*_")) is not None
