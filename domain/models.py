@@ -67,6 +67,8 @@ class Evidence(BaseModel):
     rank: int = Field(default=1, description="Best rank in any search that returned it.")
     page: int | None = Field(default=None, description="Page, for paginated sources.")
     sheet: str | None = Field(default=None, description="The workbook sheet the chunk is on, if any.")
+    document_date: str | None = Field(default=None, description="The document's own date, ISO ('2025-03-14', "
+                                      "'2025-03', '2025'); None when it gives none or was indexed before dates.")
 
 
 class Coverage(BaseModel):

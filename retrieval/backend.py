@@ -46,6 +46,8 @@ class StoredChunk:
     sheet: str | None = None
     markdown: str = ""
     """The chunk's source lines as written; '' for chunks stored before the index kept them."""
+    document_date: str | None = None
+    """Its document's date (ISO); None when undated or stored before the index kept dates."""
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,11 @@ import re
 from boundloop.domain.names import normalise_name
 from boundloop.domain.sentences import MAX_WORDS, source_sentences
 from boundloop.retrieval.chunk_markdown import passage_markdown
+from boundloop.retrieval.document_date import document_date
 from boundloop.retrieval.documents import Chunk, Document
 
-CHUNKER_VERSION = "sent-v11"
+CHUNKER_VERSION = "sent-v12"
+"""v12: chunks carry their document's date, so an index written before is re-written by the next ingest."""
 OVERLAP_WORDS = 25
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 
@@ -83,6 +85,7 @@ def chunk_document(
         [(i + 1, page) for i, page in enumerate(document.pages)] if document.pages else [(None, document.text)]
     )
     sheets = document.sheets or ()
+    dated = document_date(document)
     chunks: list[Chunk] = []
     for page_number, page_text in pages:
         sheet = sheets[page_number - 1] if page_number is not None and page_number <= len(sheets) else None
@@ -105,6 +108,7 @@ def chunk_document(
                     sheet=sheet,
                     markdown=passage_markdown(page_text, [units[at].span for at in headings],
                                               [unit.span for unit in own], [c for u in own for c in u.context]),
+                    document_date=dated,
                 )
             )
     return chunks

@@ -100,6 +100,8 @@ class Chunk:
     """The workbook sheet the passage is on; None when it is not on one."""
     markdown: str = ""
     """The source lines the text was read from, as written, for people (see `chunk_markdown`); '' when unknown."""
+    document_date: str | None = None
+    """Its document's own date, ISO ('2025-03-14', '2025-03', '2025'; see `document_date`); None when undated."""
 
 
 class SearchHit(BaseModel):
@@ -113,6 +115,8 @@ class SearchHit(BaseModel):
     source: str = Field(default="", description="Where the document came from (path or URL).")
     page: int | None = Field(default=None, description="1-based page for paginated sources (PDF page, slide).")
     sheet: str | None = Field(default=None, description="The workbook sheet the passage is on; null otherwise.")
+    document_date: str | None = Field(default=None, description="The document's own date, ISO ('2025-03-14', "
+                                      "'2025-03', '2025'); null when it gives none or was indexed before dates.")
     bm25_rank: int | None = Field(default=None, description="1-based rank in the BM25 list, if present.")
     bm25_score: float | None = Field(default=None, description="BM25 score (higher is better).")
     dense_rank: int | None = Field(default=None, description="1-based rank in the dense list, if present.")

@@ -67,7 +67,7 @@ def hybrid_search(
         hits.append(
             SearchHit(
                 doc_id=chunk.doc_id, chunk_id=chunk_id, title=chunk.title, text=chunk.text, score=score,
-                source=chunk.source, page=chunk.page, sheet=chunk.sheet,
+                source=chunk.source, page=chunk.page, sheet=chunk.sheet, document_date=chunk.document_date,
                 bm25_rank=bm25[0] if bm25 else None, bm25_score=bm25[1] if bm25 else None,
                 dense_rank=dense[0] if dense else None, dense_score=dense[1] if dense else None,
             )

@@ -53,9 +53,11 @@ class SqliteIndex:
             private_database(path)
         self._conn = connect(str(path), create=create, read_only=self.read_only)
         self._meta_conn = connect(str(path), create=False, read_only=self.read_only)
-        # a read-only index written before chunks named their sheet (or kept their markdown) is searched as it is
+        # a read-only index written before chunks named their sheet (kept their markdown, their document's date)
+        # is searched as it is
         self._sheet = "sheet" if has_column(self._conn, "chunks", "sheet") else "NULL"
         self._markdown = "markdown" if has_column(self._conn, "chunks", "markdown") else "''"
+        self._dated = "document_date" if has_column(self._conn, "chunks", "document_date") else "NULL"
         self._write_conn: sqlite3.Connection | None = None  # opened by the first write session
         self._write_lock = threading.Lock()  # one write session at a time on it
         self._checked = False  # integrity, before the first write
@@ -171,15 +173,16 @@ class SqliteIndex:
         marks = ",".join("?" * len(chunk_ids))
         with self._lock:
             rows = self._conn.execute(
-                f"SELECT chunk_id, doc_id, title, text, source, page, acl, {self._sheet}, {self._markdown} FROM chunks "
-                f"WHERE chunk_id IN ({marks})",
+                f"SELECT chunk_id, doc_id, title, text, source, page, acl, {self._sheet}, {self._markdown}, "
+                f"{self._dated} FROM chunks WHERE chunk_id IN ({marks})",
                 chunk_ids,
             ).fetchall()
         found: dict[str, StoredChunk] = {}
-        for chunk_id, doc_id, title, text, source, page, acl, sheet, markdown in rows:
+        for chunk_id, doc_id, title, text, source, page, acl, sheet, markdown, dated in rows:
             groups = frozenset(json.loads(acl))
             if access.permits(groups):
-                found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups, sheet, markdown)
+                found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups, sheet, markdown,
+                                              dated)
         return found
 
     @_clear_errors

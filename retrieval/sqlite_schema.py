@@ -19,6 +19,8 @@ UPGRADES = [
     Migration(3, "the workbook sheet a chunk is on", ("ALTER TABLE chunks ADD COLUMN sheet TEXT",)),
     Migration(4, "the chunk's source lines as written ('' before 4)",
               ("ALTER TABLE chunks ADD COLUMN markdown TEXT NOT NULL DEFAULT ''",)),
+    Migration(5, "the chunk's document date (NULL before 5, until the next ingest re-writes it)",
+              ("ALTER TABLE chunks ADD COLUMN document_date TEXT",)),
 ]
 SCHEMA_VERSION = UPGRADES[-1].version
 VERSION = VersionTable(read="SELECT CAST(value AS INTEGER) FROM meta WHERE key='schema_version'",
@@ -48,6 +50,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     page INTEGER,
     sheet TEXT,                   -- the workbook sheet a chunk is on; NULL otherwise
     markdown TEXT NOT NULL DEFAULT '',  -- the text's source lines as written, for the page; not searched
+    document_date TEXT,           -- its document's own date, ISO ('2025-03-14', '2025-03', '2025'); NULL: undated
     acl TEXT NOT NULL,            -- the document's ACL, JSON
     acl_tokens TEXT NOT NULL,     -- the ACL as group tokens ('g3 g7') for filtering inside FTS queries
     vector BLOB NOT NULL          -- float32, unit length
@@ -110,8 +113,8 @@ def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
 def _upgrade(conn: sqlite3.Connection) -> None:
     """Apply the later versions' steps in place (`UPGRADES`, through `retrieval.migration_runner`).
 
-    A read-only or busy index stays as it is: searches do not read `origin`, and read `sheet` as NULL and `markdown`
-    as '' where they are missing (`has_column`).
+    A read-only or busy index stays as it is: searches do not read `origin`, and read `sheet` and `document_date`
+    as NULL and `markdown` as '' where they are missing (`has_column`).
     """
 
     @contextmanager

@@ -45,10 +45,10 @@ def write_document(conn: sqlite3.Connection, write: DocumentWrite) -> None:
     tokens = " ".join(ensure_group_tokens(conn, doc.acl))
     conn.executemany(
         "INSERT INTO chunks (chunk_id, doc_id, ordinal, title, text, source, page, sheet, acl, acl_tokens, vector, "
-        "markdown) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        "markdown, document_date) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         [
             (c.chunk_id, c.doc_id, c.ordinal, c.title, c.text, c.source, c.page, c.sheet, acl_json, tokens,
-             np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes(), c.markdown)
+             np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes(), c.markdown, c.document_date)
             for i, c in enumerate(write.chunks)
         ],
     )

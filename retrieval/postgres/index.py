@@ -24,7 +24,7 @@ from boundloop.retrieval.postgres.settings import PgSettings
 from boundloop.retrieval.postgres.vectors import register_vector
 
 _LOAD_SQL = """
-SELECT chunk_id, doc_id, title, text, source, page, acl, sheet, markdown FROM boundloop.chunks
+SELECT chunk_id, doc_id, title, text, source, page, acl, sheet, markdown, document_date FROM boundloop.chunks
 WHERE chunk_id = ANY(%(ids)s) AND acl && %(groups)s::text[]
 """
 
@@ -145,10 +145,11 @@ class PostgresIndex:
         with entitled_transaction(self._reader_pool(), access, self.settings.reader_where) as conn:
             rows = conn.execute(_LOAD_SQL, {"ids": chunk_ids, "groups": sorted(access.groups)}).fetchall()
         found: dict[str, StoredChunk] = {}
-        for chunk_id, doc_id, title, text, source, page, acl, sheet, markdown in rows:
+        for chunk_id, doc_id, title, text, source, page, acl, sheet, markdown, dated in rows:
             groups = frozenset(acl)
             if access.permits(groups):
-                found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups, sheet, markdown)
+                found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups, sheet, markdown,
+                                              dated)
         return found
 
     # --- writes (the writer role) ------------------------------------------------------------------------------

@@ -149,6 +149,9 @@ ALTER TABLE boundloop.chunks ADD COLUMN sheet text;
     (7, "chunks keep their source lines as written, for the page; older rows show their text", """
 ALTER TABLE boundloop.chunks ADD COLUMN markdown text NOT NULL DEFAULT '';
 """),
+    (8, "chunks carry their document's date (ISO); older rows are undated until the next ingest re-writes them", """
+ALTER TABLE boundloop.chunks ADD COLUMN document_date text;
+"""),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -24,14 +24,14 @@ WRITE_LOCK = 0x626C7772  # pg_advisory_xact_lock key: one writing batch at a tim
 _DOCUMENT_COLUMNS = "doc_id, title, source, acl, metadata, content_hash, origin"
 _DOCUMENT_TYPES = ["text", "text", "text", "text[]", "jsonb", "text", "text"]
 STORED_SQL = "SELECT doc_id, content_hash, acl, source, origin FROM boundloop.documents"
-_CHUNK_COLUMNS = "chunk_id, doc_id, ordinal, title, text, source, page, sheet, acl, embedding, markdown"
-_CHUNK_TYPES = ["text", "text", "int4", "text", "text", "text", "int4", "text", "text[]", "vector", "text"]
+_CHUNK_COLUMNS = "chunk_id, doc_id, ordinal, title, text, source, page, sheet, acl, embedding, markdown, document_date"
+_CHUNK_TYPES = ["text", "text", "int4", "text", "text", "text", "int4", "text", "text[]", "vector", "text", "text"]
 _STAGE_SQL = """
 CREATE TEMP TABLE IF NOT EXISTS stage_documents (doc_id text, title text, source text, acl text[], metadata jsonb,
                                                  content_hash text, origin text) ON COMMIT DROP;
 CREATE TEMP TABLE IF NOT EXISTS stage_chunks (chunk_id text, doc_id text, ordinal int4, title text, text text,
                                               source text, page int4, sheet text, acl text[], embedding vector,
-                                              markdown text) ON COMMIT DROP;
+                                              markdown text, document_date text) ON COMMIT DROP;
 TRUNCATE stage_documents, stage_chunks;
 """
 
@@ -77,7 +77,7 @@ def write_chunks(copy: Copy, write: DocumentWrite) -> None:
         copy.write_row((chunk.chunk_id, chunk.doc_id, chunk.ordinal, _clean(chunk.title), _clean(chunk.text),
                         _clean(chunk.source), chunk.page,
                         None if chunk.sheet is None else _clean(chunk.sheet), acl, write.vectors[i],
-                        _clean(chunk.markdown)))
+                        _clean(chunk.markdown), chunk.document_date))
 
 
 def _acl_counts_of(conn: psycopg.Connection, doc_ids: list[str]) -> Counter[str]:

@@ -102,10 +102,31 @@ def test_migration_7_keeps_chunks_written_before_it_with_no_markdown(settings, m
             conn.execute("INSERT INTO boundloop.chunks (chunk_id, doc_id, ordinal, title, text, source, acl, embedding)"
                          " VALUES ('exp#0', 'exp', 0, 'Expense policy', 'Limit: EUR 5,000', '', '{staff}', '[1,0]')")
     PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
-    assert versions(settings.writer_url)[-1] == 7
+    assert versions(settings.writer_url)[-1] == migrations.LATEST
     index = PostgresIndex(settings)
     try:
         loaded = index.load_chunks(["exp#0"], access("staff"))
         assert (loaded["exp#0"].text, loaded["exp#0"].markdown) == ("Limit: EUR 5,000", "")  # the page shows it flat
+    finally:
+        index.close()
+
+
+def test_migration_8_reads_chunks_written_before_it_as_undated(settings, monkeypatch):
+    from tests.conftest import access
+
+    with monkeypatch.context() as before:  # an index at schema 7, with a row written then
+        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:7])
+        with psycopg.connect(settings.writer_url) as conn:
+            migrations.migrate(conn)
+            conn.execute("INSERT INTO boundloop.documents VALUES ('exp', 'Expense policy 2025', '', '{staff}', '{}', "
+                         "'h1')")
+            conn.execute("INSERT INTO boundloop.chunks (chunk_id, doc_id, ordinal, title, text, source, acl, embedding)"
+                         " VALUES ('exp#0', 'exp', 0, 'Expense policy 2025', 'Effective date: 1 April 2025', '',"
+                         " '{staff}', '[1,0]')")
+    PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
+    assert versions(settings.writer_url)[-1] == 8
+    index = PostgresIndex(settings)
+    try:  # undated until the next ingest re-writes it (the chunker's version is in every content hash)
+        assert index.load_chunks(["exp#0"], access("staff"))["exp#0"].document_date is None
     finally:
         index.close()
