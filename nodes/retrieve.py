@@ -38,10 +38,27 @@ def stating_first(hits: list[SearchHit], name: str) -> list[SearchHit]:
     return rows + [h for h in hits if h not in rows]
 
 
+_FIELD_SEPARATORS = re.compile(r"[;|:()\[\],]|\s[—–-]\s|\*\*")
+"""What sets a field apart on a line: cells, a label's colon, an org chart's dash or brackets ('**Head of People**
+— Marta Saraiva', 'Marta Saraiva (Head of People)')."""
+
+
+ENTRY_WORDS = 6
+"""At most this many words follow a name in an entry's next field ('— Marta Saraiva'); a label followed by a sentence
+('**FSQM:** handles escalations and decides on any product on hold') describes, it is no entry."""
+
+
 def _as_field(key: str, text: str) -> bool:
-    """Whether the text gives the (plain) name as a whole field of a row: 'Role: Financial Controller;'."""
-    return any(_plain(value.partition(":")[2] or value) == key
-               for line in text.splitlines() for value in re.split(r"[;|]", line))
+    """Whether the text gives the (plain) name as a whole field of an entry.
+
+    'Role: Financial Controller;', an org chart's 'Head of People — Marta Saraiva'.
+    """
+    for line in text.splitlines():
+        fields = [f for f in _FIELD_SEPARATORS.split(line.strip().lstrip("-*+> ")) if f.strip()]
+        for n, value in enumerate(fields):
+            if _plain(value) == key and (n + 1 == len(fields) or len(fields[n + 1].split()) <= ENTRY_WORDS):
+                return True
+    return False
 
 
 def _within_documents(chunks: list[str], doc_of: dict[str, str], read: set[str],

@@ -183,3 +183,23 @@ def test_loop_answers_with_the_date_a_later_decision_moved_it_to(index, encoder,
     runner = make_runner(index, encoder, resolver, tmp_path=tmp_path)
     result = runner.ask("When do the number plate cameras at Northgate actually switch on?", "bob")
     assert result.short_answer == "Monday 7 July 2025"
+
+
+def test_an_org_chart_line_gives_a_role_as_a_field():
+    def hit(chunk_id, text):
+        return SearchHit(doc_id=chunk_id.split("#")[0], chunk_id=chunk_id, title=chunk_id, text=text, score=0.03)
+
+    hits = [hit("faq#1", "Advances must be approved by the Head of Finance. Ask the Head of Finance first."),
+            hit("org#0", "# Organisation\n- **Chief Executive** — Ruth Amadi\n  - **Head of Finance** — Ola Berg"),
+            hit("minutes#3", "Present: Ola Berg (Head of Finance), Ruth Amadi (Chief Executive)")]
+    assert [h.chunk_id for h in stating_first(hits, "Head of Finance")] == ["org#0", "minutes#3", "faq#1"]
+    assert stating_first(hits, "Finance") == hits  # part of a field is still no field
+
+
+def test_a_label_followed_by_a_sentence_is_no_entry_for_the_name():
+    def hit(chunk_id, text):
+        return SearchHit(doc_id=chunk_id.split("#")[0], chunk_id=chunk_id, title=chunk_id, text=text, score=0.03)
+
+    hits = [hit("procedure#0", "- **QAM:** handles escalations and decides on any product on hold."),
+            hit("directory#1", "Name: Tove Lind; Role: QAM, Malmö; Ext.: 6112")]
+    assert [h.chunk_id for h in stating_first(hits, "QAM")] == ["directory#1", "procedure#0"]

@@ -19,7 +19,7 @@ from boundloop.reasoners.offline.chains import Chain
 from boundloop.reasoners.offline.drafting import best_chains, evidence_units
 from boundloop.reasoners.offline.extractive import synthesise
 from boundloop.reasoners.offline.lists import unfinished
-from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, read
+from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, doer_lead, doer_verb, read
 from boundloop.reasoners.offline.spans import finditer
 from boundloop.reasoners.offline.tallies import asks_tally, counted_noun, counted_rows, unheld
 
@@ -32,6 +32,8 @@ _POINTER_HEADERS = re.compile(
     r"location|desk|via|through|escalat\w*|sponsor|assignee|on[- ]call|provider|vendor|platform|name)\b",
     re.IGNORECASE,
 )
+_ENTRY = re.compile(r":\s|\s[—–-]\s")
+"""What ends an entry's label: 'Head of People — Marta Saraiva', 'Site manager: Owen Tranter'."""
 _PERSONAL = re.compile(r"\b(?:who|whom|whose|whoever|person|someone|they|their|them|he|she|his|her)\b", re.I)
 _ROLE = re.compile(r"\b(?:Officer|Manager|Director|Coordinator|Co-ordinator|Head|Lead|Supervisor|Administrator|"
                    r"Controller|Chief|Secretary|Advisor|Adviser|Partner|Engineer|Owner|Champion|Chair)\b")
@@ -54,9 +56,16 @@ def names_in(reading: Reading, question: str) -> list[str]:
     anchors = [m.start() for m in re.finditer(r"[\w'’-]+", text) if stems(m.group(0)) & asked]
     # asked about someone ('who approves it, and which room are they in?'), a role is the likelier link
     personal = bool(_PERSONAL.search(question))
-    spans = [(not (personal and _ROLE.search(text[s:e])), min((abs(s - a) for a in anchors), default=0),
-              -len(text[s:e].split()), text[s:e]) for s, e in finditer("name", text)]
-    for _, _, _, span in sorted(spans):
+    # the name the question's verb leads into ('approved in writing by the Regional Operations Lead') first
+    lead = doer_lead(doer_verb(question))
+    led = {m.end() for m in lead.finditer(text)} if lead else set()
+    # a role's own entry ('Regional Operations Lead (ROL) — Tomás Figueiredo') leads on to its holder
+    parts = _ENTRY.split(text, maxsplit=1)
+    entry = len(parts) == 2 and len(parts[0].split()) <= 6 and bool(_ROLE.search(parts[0]))
+    spans = [(s not in led, not (personal and bool(_ROLE.search(text[s:e])) != entry),
+              min((abs(s - a) for a in anchors), default=0), -len(text[s:e].split()), text[s:e])
+             for s, e in finditer("name", text)]
+    for *_, span in sorted(spans):
         own = stems(span)
         if own and not own <= asked and not _DATE_LIKE.match(span) and not values(span) == [span]:
             found.setdefault(span, None)
@@ -102,15 +111,23 @@ GIVEN_BONUS = 0.2
 """A passage that states a value the question gives (its date, its amount's range) is the row it selects."""
 
 
-def _leads(chain: Chain) -> float:
+def _leads_to_new(chain: Chain, lead: re.Pattern[str] | None, followed: set[str]) -> bool:
+    """Whether the chain's last unit leads, by the question's verb, to a name not followed yet."""
+    text = chain.last.unit.plain
+    return any(not any(normalise_name(text[m.end():]).startswith(name) for name in followed)
+               for m in (lead.finditer(text) if lead else ()))
+
+
+def _leads(chain: Chain, lead: re.Pattern[str] | None = None, followed: frozenset[str] = frozenset()) -> float:
     """How likely a chain leads to the answer, best first: what it covers, the rows the question selects first.
 
     A superseded passage or a row about other amounts leads nowhere. A row whose column names the doer of the
-    question's verb ('Approver' for 'who has to approve') leads to the person asked about.
+    question's verb ('Approver' for 'who has to approve'), or a passage the verb leads to a name in ('approved in
+    writing by the Regional Operations Lead') not `followed` yet, leads to the person asked about.
     """
     given = any(r.given for r in chain.readings)
     applies = all(r.applies for r in chain.readings)
-    doer = any(r.doer for r in chain.readings)
+    doer = any(r.doer for r in chain.readings) or _leads_to_new(chain, lead, set(followed))
     return -(chain.coverage + GIVEN_BONUS * given + DOER_BONUS * doer - (0 if applies else 1.0))
 
 
@@ -141,7 +158,8 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
         return Lack(False, unfinished=cut, asked_of=head_phrase(question), on_topic=on_topic, progress=progress)
     names: dict[str, None] = {}
     held = set().union(*(title_keys(e.title) for e in evidence))  # a document held already leads nowhere new
-    best: list[Chain] = sorted(found, key=_leads)[:CHAINS_READ]
+    lead = doer_lead(doer_verb(question))
+    best: list[Chain] = sorted(found, key=lambda chain: _leads(chain, lead, frozenset(followed)))[:CHAINS_READ]
     # the best name of each of the best chains first, then their next names
     listed = [[n for n in names_in(chain.last, question) if normalise_name(n) not in followed | held] for chain in best]
     for rank in range(max((len(found_names) for found_names in listed), default=0)):

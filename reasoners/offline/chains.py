@@ -17,7 +17,7 @@ from boundloop.domain.names import normalise_name, title_keys
 from boundloop.domain.text import entities, name_spans, stems
 from boundloop.policies.deadline import within
 from boundloop.reasoners.offline.name_roles import nationality
-from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, coverage
+from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, coverage, doer_lead, doer_verb
 from boundloop.reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
 from boundloop.reasoners.offline.spans import finditer
 
@@ -53,6 +53,9 @@ class Chain:
 
     readings: tuple[Reading, ...]
     coverage: float
+    led: bool = False
+    """Whether a link is the name the question's verb leads into ('approved in writing by the Regional Operations
+    Lead' for 'who has to approve ...'), rather than another name the same passage gives ('the Station Manager')."""
 
     @property
     def last(self) -> Reading:
@@ -67,7 +70,7 @@ class Chain:
         question asks about.
         """
         return self.coverage + self.last.fit - NOT_APPLYING_PENALTY * sum(not r.applies for r in self.readings[:-1]) \
-            + DOER_BONUS * any(r.doer for r in self.readings[:-1])
+            + DOER_BONUS * (self.led or any(r.doer for r in self.readings[:-1]))
 
     @property
     def answer(self) -> str | None:
@@ -101,6 +104,10 @@ class _Names:
             for name in names:
                 counts[name] = counts.get(name, 0) + 1
         self.counts = counts
+
+    def subjects(self, reading: Reading) -> set[str]:
+        """The names a unit opens with or labels (its document's title aside)."""
+        return self._subjects[id(reading)]
 
     def linking(self, reading: Reading) -> set[str]:
         """The names a unit may link by, which the question does not state.
@@ -228,20 +235,48 @@ class _Index:
 
 def chains(readings: list[Reading], question: str, weights: dict[str, float]) -> list[Chain]:
     """The best chain ending at each answering unit (a unit alone when no chain covers enough more), best first."""
-    pool = sorted(readings, key=lambda r: -r.coverage)[:CANDIDATES]
-    index = _Index(pool, _Names(readings, question))
+    top = sorted(readings, key=lambda r: -r.coverage)[:CANDIDATES]
+    names = _Names(readings, question)
+    index = _Index(top + _middles(readings, top, names), names)
+    verb = doer_verb(question)
     found: list[Chain] = []
     for last in within(readings):  # the step's deadline: the chains found so far
         best = Chain((last,), last.coverage)
-        if last.answer is not None or last in pool:
+        if last.answer is not None or last in top:
             for chain in _extend((last,), index, MAX_LINKS):
                 covered = coverage([r.unit for r in chain], weights, last.supplied)
                 if covered >= best.coverage + MIN_GAIN and covered > best.coverage:
-                    best = Chain(chain, covered)
+                    best = Chain(chain, covered, _led(chain, index.names, verb))
         found.append(best)
     named = frozenset(stem for name in entities(question, names_only=True) for stem in stems(name))
     found += _siblings(found, index, named, weights)
     return sorted(found, key=lambda c: (-c.score, -len(named & c.last.unit.stems)))
+
+
+def _led(chain: tuple[Reading, ...], names: _Names, verb: str) -> bool:
+    """Whether a unit of the chain links to the next by the name its verb leads into ('approved ... by X')."""
+    lead = doer_lead(verb)
+    if lead is None:
+        return False
+    for earlier, later in zip(chain, chain[1:], strict=False):
+        words = names.words[id(earlier)]
+        ends = {m.end() for m in lead.finditer(words)}
+        for name in names.linking(earlier) & names.stated(later):
+            if any(words.startswith(f"{name} ", end) for end in ends):
+                return True
+    return False
+
+
+def _middles(readings: list[Reading], top: list[Reading], names: _Names) -> list[Reading]:
+    """Units about a name the best-covering units point to, however little of the question they cover.
+
+    The middle of a chain shares no word with the question: 'approved by the Head of People' leads to the org chart's
+    'Head of People — Marta Saraiva', which leads to her directory row; only the first and last units cover it.
+    """
+    # names of two words or more: a lone word ('CVHT' of 'CVHT-Secure') links any glossary row to anything
+    pointed = {n for r in top for n in names.linking(r) if " " in n}
+    chosen = {id(r) for r in top}
+    return [r for r in readings if id(r) not in chosen and names.subjects(r) & pointed][:CANDIDATES]
 
 
 def _siblings(found: list[Chain], index: _Index, named: frozenset[str], weights: dict[str, float]) -> list[Chain]:

@@ -216,6 +216,18 @@ def doer_verb(question: str) -> str:
     return stem(next(g for g in who.groups() if g).lower()) if who else ""
 
 
+def doer_lead(verb: str) -> re.Pattern[str] | None:
+    """What leads into the doer of `verb` in a passage: 'approved in writing by the ' for 'approv'; None without one.
+
+    Only the verb's own participle, a few words of manner and 'by': 'Approved deviations are recorded by X' names
+    who records them, not who approves.
+    """
+    if not verb:
+        return None
+    return re.compile(rf"\b{re.escape(verb)}\w*(?:\s+(?!(?:are|is|was|were|be|been|being)\b)\w+){{0,3}}?\s+by\s+"
+                      rf"(?:the\s+)?", re.IGNORECASE)
+
+
 def asked_verb(question: str) -> str:
     """The stem of what the question asks is done; '' when it cannot tell.
 
