@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 from boundloop.domain.models import Evidence
@@ -72,15 +72,30 @@ class Unit:
 
         A table row is not read in its sibling rows: the Q3 row does not say what the Q2 row does.
         """
-        lines = data_sentences(self.evidence.text)
-        if self.cells:
-            lines = [line for line in lines if len(cells_of(line)) < 2]
-        return frozenset(stems(" ".join(lines))) - self.stems - self.context_stems
+        return passage_stems(self.evidence.text, bool(self.cells)) - self.stems - self.context_stems
 
     @property
     def plain(self) -> str:
         """The text without bullets and emphasis marks."""
         return plain(self.text)
+
+
+PASSAGES_CACHED = 256
+"""Chunks whose passage stems are kept: more than a run reads (12 chunks, 30 for a family), so evaluate and
+synthesise, and every unit of a chunk, share one reading of it."""
+
+
+@lru_cache(maxsize=PASSAGES_CACHED)
+def passage_stems(text: str, rows_out: bool) -> frozenset[str]:
+    """Stems of a chunk's data sentences, without its table rows when `rows_out`: one reading per chunk.
+
+    Every unit of a chunk reads in the same passage; read once per unit, a 1,000-row table cost a million row
+    parses (`benchmarks/bench_reading.py`).
+    """
+    lines = data_sentences(text)
+    if rows_out:
+        lines = [line for line in lines if len(cells_of(line)) < 2]
+    return frozenset(stems(" ".join(lines)))
 
 
 def plain(text: str) -> str:
