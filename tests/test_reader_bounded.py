@@ -12,7 +12,9 @@ import random
 
 import pytest
 
-from boundloop.domain.models import Evidence, SubQuery, Understanding
+from boundloop.domain.models import Conflict, Evidence, SubQuery, Understanding
+from boundloop.domain.text import stem, stems, topic_words, values
+from boundloop.policies.instructions import data_sentences
 from boundloop.reasoners.offline import assess
 from boundloop.reasoners.offline.extractive import read_answer
 from boundloop.reasoners.offline.units import passage_stems, units_of
@@ -22,8 +24,8 @@ LINEAR = 13
 CHUNKS = 4
 
 
-def _name(rng: random.Random) -> str:
-    return "".join(rng.choice(("ka", "lo", "mir", "ven", "tas", "ru", "bel", "dor")) for _ in range(3)).capitalize()
+def _name(rng: random.Random, syllables: int = 3) -> str:
+    return "".join(rng.choice(("ka", "lo", "mir", "ven", "tas", "ru", "bel", "dor")) for _ in range(syllables)).title()
 
 
 def _evidence(units: int) -> list[Evidence]:
@@ -62,6 +64,7 @@ def _calls(question: str, evidence: list[Evidence]) -> tuple[int, str | None]:
 ])
 def test_ten_times_the_units_cost_about_ten_times_the_work(question, answer):
     small, large = _evidence(100), _evidence(1000)
+    _calls(question, small)  # patterns compiled, vocabularies read: once per process, not per unit
     assert sum(len(units_of(e)) for e in small) == 100 and sum(len(units_of(e)) for e in large) == 1000
     small_calls, small_answer = _calls(question, small)
     large_calls, large_answer = _calls(question, large)
@@ -79,3 +82,63 @@ def test_a_chunk_is_read_once_for_all_its_units_and_a_row_not_in_its_sibling_row
     for unit in units:
         assert unit.chunk_stems.isdisjoint(unit.stems)
     assert passage_stems.cache_info().misses == 2  # the chunk with its rows, and without: not once per unit
+
+
+def _conflicts_pair_by_pair(question: str, evidence: list[Evidence]) -> list[Conflict]:
+    """`assess.find_conflicts` as it was, comparing every pair of rows: what the index must find, in order."""
+    keys = stems(question)
+    rows = []
+    for e in evidence:
+        for sentence in data_sentences(e.text):
+            found = set(values(sentence))
+            context = stems(sentence) - {stem(v.lower()) for v in found}
+            if found and len(context & keys) >= max(2, len(keys) // 2):
+                rows.append((e, found, context, sentence))
+    conflicts: list[Conflict] = []
+    for i, (a, va, ca, said) in enumerate(rows):
+        for b, vb, cb, _ in rows[i + 1:]:
+            if a.doc_id != b.doc_id and not va & vb and va and vb and \
+                    len(ca & cb) / max(1, len(ca | cb)) >= 0.5:
+                conflicts.append(Conflict(topic=topic_words(said, ca & cb & keys), values=sorted(va | vb),
+                                          chunk_ids=[a.chunk_id, b.chunk_id]))
+                if len(conflicts) >= 3:
+                    return conflicts
+    return conflicts
+
+
+def _fee_notes(rows: int, words: int, seed: int, least: int = 1) -> list[Evidence]:
+    """Sentences about the parking fee, each with `least` to 8 of `words` invented words, over four documents."""
+    rng = random.Random(seed)
+    vocabulary = [_name(rng, 6).lower() for _ in range(words)]
+    lines = [f"The parking fee for {' '.join(rng.sample(vocabulary, rng.randint(least, 8)))} is {rng.randint(2, 9)} "
+             "euros." for _ in range(rows)]
+    return [Evidence(chunk_id=f"fees{d}#0", doc_id=f"fees{d}", title="Parking", text="\n".join(lines[d::4]),
+                     score=1.0, hop=1) for d in range(4)]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_conflicts_found_by_the_index_are_those_of_every_pair_in_order(seed):
+    notes = _fee_notes(60, [8, 40, 400, 4000][seed % 4], seed, least=1 + seed % 5)
+    question = "What is the parking fee?"
+    assert assess.find_conflicts(question, notes) == _conflicts_pair_by_pair(question, notes)
+
+
+def test_conflicts_among_ten_times_the_rows_compare_about_ten_times_the_pairs(monkeypatch):
+    compared: list[int] = []
+    index = assess._similar_later
+
+    def counted(sets):
+        similar = index(sets)
+
+        def later(i):
+            found = similar(i)
+            compared[-1] += len(found)
+            return found
+        return later
+
+    monkeypatch.setattr(assess, "_similar_later", counted)
+    for rows in (100, 1000):
+        compared.append(0)
+        notes = _fee_notes(rows, 200_000, rows, least=5)  # on the question's topic, never alike: every row read
+        assert len(assess.find_conflicts("What is the parking fee?", notes)) < 3  # no early end
+    assert compared[1] <= LINEAR * max(compared[0], 10), compared  # every pair: 4,950 and 499,500

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable
 
 from boundloop.domain.models import Assessment, Conflict, Coverage, Evidence, Gap, SubQuery, Understanding
 from boundloop.domain.names import normalise_name, split_names, title_keys
@@ -55,6 +58,24 @@ def _coverage(query: SubQuery, evidence: list[Evidence]) -> Coverage:
     return Coverage(subquery_id=query.id, covered=score >= COVERED, score=round(score, 3), missing_terms=missing)
 
 
+def _similar_later(sets: list[set[str]]) -> Callable[[int], list[int]]:
+    """For a set's index, the later sets that may share half of their union with it, in order; no other can.
+
+    Prefix filtering: with words ordered rarest first, two sets sharing at least half of their union share a word
+    among the first `len - ceil(len / 2) + 1` of each (the first word they share is there). Looking those words up
+    finds the pairs worth comparing without comparing every pair: 1,000 rows on the question's topic were 500,000
+    comparisons.
+    """
+    frequency = Counter(word for words in sets for word in words)
+    prefixes = [sorted(words, key=lambda w: (frequency[w], w))[:len(words) - math.ceil(len(words) / 2) + 1]
+                for words in sets]
+    holding: dict[str, list[int]] = {}
+    for j, prefix in enumerate(prefixes):
+        for word in prefix:
+            holding.setdefault(word, []).append(j)
+    return lambda i: sorted({j for word in prefixes[i] for j in holding[word][bisect_right(holding[word], i):]})
+
+
 def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
     """Sentences from different documents that say the same thing about the question with different values."""
     keys = stems(question)
@@ -66,8 +87,9 @@ def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
             if found and len(context & keys) >= max(2, len(keys) // 2):
                 rows.append((e, found, context, sentence))
     conflicts: list[Conflict] = []
+    similar = _similar_later([context for _, _, context, _ in rows])
     for i, (a, va, ca, said) in enumerate(rows):
-        for b, vb, cb, _ in rows[i + 1:]:
+        for b, vb, cb, _ in (rows[j] for j in similar(i)):
             if a.doc_id == b.doc_id or va & vb or not (va and vb):
                 continue
             if len(ca & cb) / max(1, len(ca | cb)) >= 0.5:
