@@ -81,11 +81,20 @@ class Coverage(BaseModel):
 
 
 class Conflict(BaseModel):
-    """Evidence that disagrees about one value."""
+    """Evidence that disagrees about one value; when the reader settled it, which value is in force and why."""
 
     topic: str = Field(description="What the values are about.")
-    values: list[str] = Field(description="The differing values.")
-    chunk_ids: list[str] = Field(description="Chunks stating them.")
+    values: list[str] = Field(description="The differing values (the one in force first, when settled).")
+    chunk_ids: list[str] = Field(description="Chunks stating them, in the order of `values`.")
+    in_force: str | None = Field(default=None, description="The value in force, which the answer uses; null when "
+                                 "the conflict was not settled.")
+    in_force_chunk_id: str | None = Field(default=None, description="The chunk stating the value in force.")
+    dates: list[str | None] = Field(default_factory=list, description="When each value took effect (ISO: its "
+                                    "statement's own date, else its document's; null when undated), in the order "
+                                    "of `values`; empty when not settled.")
+    reason: str | None = Field(default=None, description="Why the other value was set aside: 'changed' (the "
+                               "statement in force says it changed it), 'approved' (it is superseded, a draft or a "
+                               "proposal), 'later' (a later date), 'later document' (a later document date).")
 
 
 class Gap(BaseModel):

@@ -25,7 +25,8 @@ _FIELD = re.compile(
     r"issued?(?: on| date)?|meeting date|last (?:updated|reviewed|revised|modified)|updated|approved on|"
     r"published|version date|sent)[*_]*\s*:[*_]*\s*(?P<value>\S.*)$",
     re.IGNORECASE)
-"""'Effective date: 1 September 2024', '**Issued:** 3 May 2022', 'Date: Wed, 12 Mar 2025': never a review date."""
+"""'Effective date: 1 September 2024', '**Issued:** 3 May 2022', 'Date: Wed, 12 Mar 2025' (or a row of a table of
+fields, '| Effective date | 1 January 2024 |'): never a review date."""
 TOP_LINES = 15
 """Fields are read among the first lines only: a date deep in the text is about something else."""
 _MINUTES = re.compile(r"\b(?:minutes|meeting|notes|agenda|memo)\b", re.IGNORECASE)
@@ -35,7 +36,8 @@ def field_date(text: str) -> str | None:
     """The date a field near the top gives ('Effective date' before the others); None when none is read."""
     found: dict[bool, str] = {}
     for line in text.splitlines()[:TOP_LINES]:
-        match = _FIELD.match(line.strip())
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else []
+        match = _FIELD.match(f"{cells[0]}: {cells[1]}" if len(cells) >= 2 else line.strip())
         if match and (iso := read_date(match["value"])):
             found.setdefault(match["label"].lower().startswith("effective"), iso)
     return found.get(True) or found.get(False)

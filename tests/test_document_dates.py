@@ -56,6 +56,8 @@ def test_an_effective_date_field_wins_over_other_date_fields_near_the_top():
     text = "# Lone Working\nVersion: 2.0\nIssued: 3 May 2022\nEffective date: 1 September 2024\nReview date: 2026\n"
     assert document_date(_doc(text)) == "2024-09-01"
     assert document_date(_doc("# Guide\n**Last updated:** 14/03/2025\n\nBody.")) == "2025-03-14"
+    table = "# Policy\n\n| | |\n|---|---|\n| Version | 3.0 |\n| Effective date | 1 January 2024 |\n"
+    assert document_date(_doc(table)) == "2024-01-01"
 
 
 def test_an_email_saved_as_text_is_dated_by_its_date_header():

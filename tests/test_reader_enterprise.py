@@ -545,8 +545,10 @@ def test_a_value_another_document_changes_is_answered_with_its_new_value():
     draft = synthesise("When do the ANPR cameras go live at Northgate?", Understanding(query_class="lookup"),
                        [policy, minutes], None)
     assert draft.short_answer == "Monday 7 July 2025"
-    assert {c.citations[0] for c in draft.claims} == {"policy#0", "minutes#0"}
+    # the old value is context in the change, never a claim of its own; the result names it in `conflicts`
+    assert {c.citations[0] for c in draft.claims} == {"minutes#0"}
     assert draft.conflicts[0].values == ["Monday 7 July 2025", "2 June 2025"]
+    assert draft.conflicts[0].chunk_ids == ["minutes#0", "policy#0"] and draft.conflicts[0].reason == "changed"
     # a change of another value on another subject leaves the answer as read
     awards = evidence("awards", "Committee minutes 14 May", "Decision: the staff awards evening moves from 2 June "
                       "2025 to 9 June 2025, same venue.")

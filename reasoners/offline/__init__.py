@@ -40,7 +40,8 @@ def _charged(value: T, budget: CallBudget, *texts: str) -> StepResult[T]:
 def _how(decision: Decision) -> str:
     """The trace's account of a reading: the rules that read the claims, or the check that rejected the best one."""
     if decision.draft.claims:
-        return "read by rule " + ", ".join(dict.fromkeys(decision.rules))
+        return "read by rule " + ", ".join(dict.fromkeys(decision.rules)) + (f"; {decision.note}" if decision.note
+                                                                            else "")
     return f"no rule answered; best candidate rejected by {decision.rejected}" if decision.rejected else \
         "no rule answered"
 

@@ -70,6 +70,8 @@ class Decision:
     draft: Draft
     rules: tuple[str, ...] = ()
     rejected: str = ""
+    note: str = ""
+    """What else the trace should say of the reading ('in force: ... set aside ...')."""
 
 
 def named(draft: Draft, rule: str, others: list[tuple[Reading, str]], case: Case) -> Decision:

@@ -9,6 +9,7 @@ candidate. Claims are the evidence's own sentences, cleaned, so each is grounded
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from boundloop.domain.models import Assessment, Draft, Evidence, Understanding
 from boundloop.domain.text import stem, stems
@@ -33,6 +34,7 @@ from boundloop.reasoners.offline.drafting import (
     superseded_values,
 )
 from boundloop.reasoners.offline.flags import count, row_answer
+from boundloop.reasoners.offline.in_force import in_force
 from boundloop.reasoners.offline.kin import past_the_person
 from boundloop.reasoners.offline.lexicon import in_class
 from boundloop.reasoners.offline.link_answer import chain_answer, named_in_full
@@ -211,10 +213,21 @@ def _by_chain(case: Case) -> Decision:
     best = named_in_full(found)  # 'Appleby-in-Westmorland', not 'Appleby', when a chain nearly as good names it so
     conflicts = superseded_values(best.last, case.readings)
     if case.expected.wants_value and (change := changed_value(best.last, case.readings)):
-        # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, beside the sentence it changes
-        draft = case.draft([*best.readings, change[0]], change[0].answer)
+        # 'go-live postponed from 2 June 2025 to Monday 7 July 2025': the new value, cited where the change is said;
+        # the old value is its context there, never a claim of its own
+        draft = case.draft([*best.readings[:-1], change[0]], change[0].answer)
         return named(draft.model_copy(update={"conflicts": [change[1], *conflicts]}), CHAIN, [(change[0], IN_FORCE)],
                       case)
+    settled = in_force(best.last, case.readings, MIN_COVERAGE / 2) if case.expected.wants_value else None
+    if settled is not None:
+        conflicts = [*settled.conflicts, *(c for c in conflicts if not any(
+            set(c.values) == set(s.values) for s in settled.conflicts))]
+    if settled is not None and settled.reading is not best.last:
+        # 'every 90 minutes' in force over a superseded 'every 2 hours': the value in force, cited where it is said
+        draft = case.draft([*best.readings[:-1], settled.reading], settled.reading.answer)
+        decision = named(draft.model_copy(update={"conflicts": conflicts}), CHAIN, [(settled.reading, IN_FORCE)],
+                         case)
+        return replace(decision, note=settled.note)
     short = chain_answer(best, case.expected, case.question) if case.expected.wants_value else None
     cited, extra = list(best.readings), []
     if full := in_full(short, [r.unit.plain for r in case.readings], case.question):
@@ -222,7 +235,8 @@ def _by_chain(case: Case) -> Decision:
         spelled = case.readings[full[1]]
         cited += [spelled] if spelled not in cited else []
         extra = [(spelled, IN_FULL)]
-    return named(case.draft(cited, short).model_copy(update={"conflicts": conflicts}), CHAIN, extra, case)
+    decision = named(case.draft(cited, short).model_copy(update={"conflicts": conflicts}), CHAIN, extra, case)
+    return replace(decision, note=settled.note) if settled is not None else decision
 
 
 def read_answer(question: str, understanding: Understanding, evidence: list[Evidence],
