@@ -25,6 +25,7 @@ _HEADS: list[tuple[str, str]] = [
     (r"e-?mail|mailbox|inbox", "email"),
     (r"url|web ?(?:site|address|page)|website|link|homepage|domain", "url"),
     (r"rooms?|desks?|floors?|offices? number|seat number", "room"),
+    (r"post ?codes?|postal ?codes?|zip(?: ?codes?)?|eircodes?|postcode", "postcode"),
     (r"channels?|command|identifier|id|code|reference|ref|ticket|version|sku|hashtag|ssid|password|key|tag|prefix",
      "code"),
     (r"times?|hours?|o'clock", "time"),
@@ -67,7 +68,7 @@ class Expected:
     """What a question wants back."""
 
     kind: str
-    """yes_no, choice, person, place, date, time, amount, number, phone, email, url, room, code, name, list,
+    """yes_no, choice, person, place, date, time, amount, number, phone, email, url, room, code, postcode, name, list,
     explanation or other."""
     head: str = ""
     """The noun the question asks for ('room', 'extension', 'book'), when it names one."""

@@ -29,7 +29,8 @@ ON_TOPIC = 0.3
 """Below this coverage the evidence is not about the question, and no link it names is worth following."""
 _POINTER_HEADERS = re.compile(
     r"\b(approver|owner|owned|lead|contact|responsible|manager|head|person|who|team|system|tool|room|host|venue|"
-    r"location|desk|via|through|escalat\w*|sponsor|assignee|on[- ]call|provider|vendor|platform|name)\b",
+    r"location|desk|via|through|escalat\w*|sponsor|assignee|on[- ]call|provider|vendor|platform|name|site|office|"
+    r"station|building|branch|base|store|depot|terminal|campus|school|plant|works)\b",
     re.IGNORECASE,
 )
 _ENTRY = re.compile(r":\s|\s[—–-]\s")
@@ -49,7 +50,8 @@ def names_in(reading: Reading, question: str) -> list[str]:
     """
     asked = stems(question)
     found: dict[str, None] = {}
-    for cell in reading.unit.cells:
+    # the cell of the column the question names first ('Site: Caddon Marsh' for 'the site Fenella works from')
+    for cell in sorted(reading.unit.cells, key=lambda c: not stems(c.header) & asked):
         if cell.header and _POINTER_HEADERS.search(cell.header) and not stems(cell.value) <= asked:
             found.setdefault(re.sub(r"^(the|a|an)\s+", "", cell.value.strip(" ."), flags=re.IGNORECASE), None)
     text = reading.unit.plain

@@ -42,7 +42,7 @@ SUBJECT_BONUS = 2.0
 KINDS: dict[str, tuple[str, ...]] = {
     "amount": ("amount", "number"), "number": ("number", "amount"), "date": ("date", "time"), "time": ("time",),
     "phone": ("phone",), "email": ("email",), "url": ("url", "email"), "room": ("room", "code"),
-    "code": ("code", "emphasis"), "person": ("name",), "place": ("name", "room", "locative"),
+    "code": ("code", "emphasis"), "postcode": ("postcode",), "person": ("name",), "place": ("name", "room", "locative"),
     "name": ("emphasis", "code", "name"), "other": ("emphasis", "name"), "list": ("emphasis", "name"),
 }
 """The span kinds that can answer each expected kind, likeliest first."""
@@ -59,7 +59,7 @@ rank, so that 'a production company, Tall Grass Films,' outranks the quoted film
 LED_BONUS, ALIGNED_BONUS, AGENT_PENALTY, YEARLESS_PENALTY, ROLE_PENALTY = 0.1, 1.0, 0.5, 0.1, 0.5
 """The rule score's weights for the fields of those names below; the last, how much less a date without its year says
 for 'when' ('31 July' beside '20 July 1981'), is a tie-breaker."""
-_VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code"})
+_VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code", "postcode"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
 CELL_RANK = 3
 """The kind rank of a whole cell offered as the answer (after every span kind)."""
@@ -234,7 +234,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     if expected.kind not in ("yes_no", "choice", "explanation", "list"):
         # a cell whose header names what is asked ('Location: Bergen' for 'where'), even when other spans were found
         spans_found = {c.text for c in found}
-        found += [c for c in _cell_values(unit, expected, question_stems, text) if c.text not in spans_found]
+        named = question_stems - owner_stems(question, expected.head)
+        found += [c for c in _cell_values(unit, expected, named, text) if c.text not in spans_found]
     return found
 
 
@@ -283,6 +284,18 @@ def _defined(text: str) -> tuple[int, int] | None:
         if match:
             return start, match.end()
     return None
+
+
+def owner_stems(question: str, head: str) -> set[str]:
+    """The words naming whose `head` is asked ('site' of 'the postcode for the site Fenella works from').
+
+    Their column holds the owner, not the value: 'Site: Caddon Marsh' is where the postcode is, not the postcode.
+    """
+    if not head:
+        return set()
+    found = re.findall(rf"\b{re.escape(head)}\w*\s+(?:for|of|at)\s+(?:(?:the|a|an|our|this|that|my|your|his|her|"
+                       rf"their)\s+)?([a-z][\w-]*)", question, re.IGNORECASE)
+    return {stem(word.lower()) for word in found}
 
 
 def _cell_values(unit: Unit, expected: Expected, question_stems: set[str], text: str) -> list[Candidate]:

@@ -148,9 +148,17 @@ _LIST_PARTS = re.compile(r",\s|;\s|\s/\s")
 
 
 def titled(title: str) -> set[str]:
-    """A document's title keys, and its subject: the part before ' - ' or ': ' ('Legal Contract Desk')."""
-    subject = name_key(_TITLE_PARTS.split(title, maxsplit=1)[0])
-    return title_keys(title) | ({subject} if subject else set())
+    """A document's title keys, and its subject: the part before ' - ' or ': ' ('Legal Contract Desk').
+
+    A subject of three words or more opening with a two-word name is also that name: 'Caddon Marsh Wastewater
+    Treatment Works' is the 'Caddon Marsh' a directory row calls 'Caddon Marsh WwTW'.
+    """
+    written = _TITLE_PARTS.split(title, maxsplit=1)[0]
+    subject = name_key(written)
+    words = written.split()
+    short = {name_key(" ".join(words[:2]))} if len(words) >= 3 and all(
+        w[:1].isupper() and w.lower() not in _CONNECTORS for w in words[:2]) else set()
+    return title_keys(title) | ({subject} if subject else set()) | short
 
 
 def _pointed_cells(reading: Reading) -> set[str]:
@@ -163,6 +171,16 @@ def _pointed_cells(reading: Reading) -> set[str]:
         if cell.header and _IDENTITY.search(cell.header) and len(cell.value.split()) <= 8:
             found |= {name_key(part) for part in [cell.value, *_LIST_PARTS.split(cell.value)]}
     return found - {""}
+
+
+_PLACE_HEADERS = re.compile(r"\b(?:site|office|location|branch|base|station|depot|store|terminal|campus|school|"
+                            r"building|works|plant)\b", re.I)
+
+
+def _places(reading: Reading) -> set[str]:
+    """The values of a unit's cells naming where someone or something is ('Site: Glasgow')."""
+    return {name_key(c.value) for c in reading.unit.cells
+            if c.header and _PLACE_HEADERS.search(c.header) and 0 < len(c.value.split()) <= 4} - {""}
 
 
 def _named_again(text: str, earlier: set[str]) -> set[str]:
@@ -224,6 +242,11 @@ class _Index:
             for r in self.readings:
                 if r.unit.evidence.doc_id != doc and id(r) not in found and self.names.mentions(r, key):
                     found[id(r)] = r
+        subject = name_key(_TITLE_PARTS.split(target.unit.evidence.title, maxsplit=1)[0])
+        for r in self.readings:  # 'Site: Glasgow' in a directory row leads to the 'Glasgow Office' page
+            if r.unit.evidence.doc_id != doc and id(r) not in found and any(
+                    subject == place or subject.startswith(f"{place} ") for place in _places(r)):
+                found[id(r)] = r
         if (previous := self.names.follows.get(id(target))) is not None:
             found[id(previous)] = previous
         return list(found.values())

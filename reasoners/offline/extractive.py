@@ -44,6 +44,7 @@ from boundloop.reasoners.offline.permission import allowed_by_name, forbidden
 from boundloop.reasoners.offline.procedures import procedure
 from boundloop.reasoners.offline.shared import shared_trait
 from boundloop.reasoners.offline.siblings import single_question
+from boundloop.reasoners.offline.stated import LITERAL_KINDS
 from boundloop.reasoners.offline.tallies import counted_noun, tally, total
 
 
@@ -197,6 +198,8 @@ def _candidates(case: Case) -> list[Chain]:
     head = case.expected.head
     if head and (members := [c for c in found if c.answer and in_class(head, c.answer)]):
         found = members  # 'What sport does the first openly gay athlete play?': 'soccer', not the athlete's name
+    if case.expected.kind in LITERAL_KINDS and (valued := [c for c in found if c.answer]):
+        found = valued  # a postcode is answered by a chain ending at a postcode, not by one ending at its site
     if case.expected.kind == "list":  # no list found: a passage may still answer, if it names what is listed
         stemmed = stem(head) if head else ""
         found = [c for c in found if any(stemmed in r.unit.stems | r.unit.context_stems for r in c.readings)]

@@ -81,6 +81,16 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "room": re.compile(r"\b(?:room|desk|office|suite|floor|seat|level)\s+[A-Z]?\d+(?:[.-]\d+)*[A-Z]?\b"
                        r"|(?<![\w.+-])\d{1,2}[.-]\d{2,3}[A-Z]?(?![\w.-]|\.\d)"
                        r"|(?<![\w.+-])(?-i:[A-Z]{1,2}-?[A-Z]?\d{1,2}[.-]\d{2,3}[A-Z]?)(?![\w.-]|\.\d)", re.IGNORECASE),
+    "postcode": re.compile(
+        r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b"  # British: 'MG9 6LE', 'SW1A 1AA'
+        r"|\b[A-Z]\d{2}\s?[A-Z\d]{4}\b"  # Irish Eircode: 'D02 X285'
+        r"|(?<![\w-])\d{4}\s?[A-Z]{2}\b(?!-)"  # Dutch: '3011 AB'
+        r"|(?<![\w-])\d{2,4}-\d{3}(?![\w-])"  # Polish, Portuguese: '81-341', '4470-558'
+        r"|(?<![\w-])[A-Z]{1,2}-\d{4,5}\b"  # with a country letter: 'CH-4058'
+        r"|(?<=[A-Z]{2}\s)\d{5}(?:-\d{4})?\b"  # a US ZIP after its state: 'MA 02139'
+        r"|(?<=Singapore\s)\d{6}\b"
+        r"|(?<=,\s)\d{4,5}(?=\s+[A-Z][a-zà-ÿ]+(?:\s|,|$))",  # after a street, before its town: ', 4058 Basel'
+    ),
     "code": re.compile(
         r"`[^`]{1,60}`|(?<![\w/])[#/@][A-Za-z][\w-]{1,40}"
         r"|\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,10}(?:-[A-Z0-9]{1,10}){1,4}\b"

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from boundloop.domain.text import stems, values
 
-LITERAL_KINDS = {"code", "url", "email", "phone", "room"}
+LITERAL_KINDS = {"code", "postcode", "url", "email", "phone", "room"}
 """Kinds stated only as written: '/room' is not stated by 'book a room'."""
 
 

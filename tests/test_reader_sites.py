@@ -1,0 +1,45 @@
+"""Chains through where someone works: a directory row's site leads to that site's own page and its fields."""
+
+from __future__ import annotations
+
+from boundloop.reasoners.offline.answer_types import expected_answer
+from boundloop.reasoners.offline.candidates import owner_stems
+from boundloop.reasoners.offline.chains import titled
+from boundloop.reasoners.offline.spans import finditer
+from tests.reader_fixtures import evidence, short_answer
+
+DIRECTORY = evidence("dir", "Staff directory", "Name: Sandoval, Ines; Job title: Claims Lead; Site: Dunmore; "
+                     "Extension: 3122\nName: Okoro, Tunde; Job title: Underwriter; Site: Harwell; Extension: 3140")
+DUNMORE = evidence("dunmore", "Dunmore Office – Site Information", "Site: Dunmore\nAddress: 2nd Floor, Quay House, "
+                   "12 Wharf Street, Dunmore DN4 7QT\nWifi (staff): FD-DUN-STAFF", hop=2)
+HARWELL = evidence("harwell", "Harwell Office – Site Information", "Site: Harwell\nAddress: 5 Mill Lane, Harwell "
+                   "HW2 9AB\nWifi (staff): FD-HAR-STAFF", hop=2)
+
+
+def test_the_postcode_of_the_office_someone_works_from_is_read_through_their_sites_page():
+    question = "what's the postcode of the office Ines Sandoval works from?"
+    assert short_answer(question, DIRECTORY, DUNMORE, HARWELL) == "DN4 7QT"
+
+
+def test_a_postcode_is_asked_for_as_a_kind_of_its_own():
+    assert expected_answer("What's the postcode for the site Tunde Okoro works at?").kind == "postcode"
+    found = {t[s:e] for t in ("Quay House, Dunmore DN4 7QT", "ul. Nabrzeże 3, 81-341 Gdynia",
+                              "Rua da Aviação 18, 2615-173 Alverca", "Hochbergerstrasse 60C, 4057 Basel",
+                              "Suite 400, Cambridge, MA 02139", "Keizersgracht 12, 1015 CS Amsterdam")
+             for s, e in finditer("postcode", t)}
+    assert found == {"DN4 7QT", "81-341", "2615-173", "4057", "02139", "1015 CS"}
+    assert not list(finditer("postcode", "Call 0161 496 0299 or ext. 2299 by 12 March 2025"))
+
+
+def test_the_column_naming_whose_value_is_asked_holds_the_owner_not_the_value():
+    assert owner_stems("What's the postcode for the site Tunde Okoro works at?", "postcode") == {"site"}
+    assert owner_stems("sunday enhancement for a band 3?", "enhancement") == {"band"}
+    assert owner_stems("Which room?", "") == set()
+    # the site's name is no postcode: without a page giving it, nothing answers
+    assert short_answer("what's the postcode for the site Tunde Okoro works at?", DIRECTORY) is None
+
+
+def test_a_long_title_is_also_the_two_word_name_it_opens_with():
+    assert "caddon marsh" in titled("Caddon Marsh Wastewater Treatment Works — Site Guide")
+    assert "staff directory" in titled("Staff Directory")
+    assert "health safety" not in titled("Health and Safety Policy 2024")  # 'and' joins no name
