@@ -62,10 +62,16 @@ def shown_conflicts(conflicts: list[Conflict], shown: set[str]) -> list[Conflict
     """The conflicts about what the result shows: each names a chunk the answer cites or the fallback lists.
 
     A disagreement elsewhere in the evidence (two versions of a policy the answer does not use) is not the reader's
-    concern, and an abstention names no document at all. The same disagreement found twice is shown once.
+    concern, and an abstention names no document at all. The same disagreement found twice is shown once: settled
+    (the reader says which value is in force) before unsettled, which is left out for the chunks a settled one names.
     """
     kept: dict[tuple[tuple[str, ...], tuple[str, ...]], Conflict] = {}
-    for conflict in conflicts:
-        if set(conflict.chunk_ids) & shown:
-            kept.setdefault((tuple(sorted(conflict.values)), tuple(sorted(conflict.chunk_ids))), conflict)
+    settled: set[tuple[str, ...]] = set()
+    for conflict in sorted(conflicts, key=lambda c: c.in_force is None):  # stable: settled first, else as given
+        chunks = tuple(sorted(conflict.chunk_ids))
+        if not set(chunks) & shown or (conflict.in_force is None and chunks in settled):
+            continue
+        if conflict.in_force is not None:
+            settled.add(chunks)
+        kept.setdefault((tuple(sorted(conflict.values)), chunks), conflict)
     return list(kept.values())

@@ -18,6 +18,11 @@ from tests.reader_fixtures import evidence
     ("What is the number at the Porto de-icing centre?", "phone"),
     ("What is the number of rooms at Leeds?", "number"),  # 'the number of' counts
     ("At what oxygen level does the O2 alarm go off?", "number"),
+    # a bound on a time is a length of time; a time of day stays one
+    ("What's the minimum flight time for a business class seat?", "number"),
+    ("What is the maximum response time for a P1 call?", "number"),
+    ("What is the cut-off time for frozen parcels?", "time"),
+    ("What is the latest time I can arrive?", "time"),
 ])
 def test_the_kind_of_answer_follows_the_phrase(question, kind):
     assert expected_answer(question).kind == kind

@@ -155,6 +155,8 @@ _BOUND_OF = re.compile(
     r"^\s*what (?:is|are|was|were) the (?:(most|least|max|maximum|min|minimum)|(longest|shortest|furthest|farthest))"
     r" (?:a|an|the|i|we|you|they|he|she|one|someone|anyone|my|our|your|their|staff|employees|people)\b")
 """'What's the most a director can approve?' asks for an amount; 'the longest a shift can be' for a duration."""
+_SPAN_OF_TIME = re.compile(r"\b(?:minimum|maximum|min|max|shortest|longest)\s+(?:[a-z-]+\s+)?times?\b")
+"""'The minimum flight time', 'the maximum response time': a length of time, not a time of day."""
 
 
 def kind_of_phrase(words: list[str]) -> str | None:
@@ -276,6 +278,8 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         seated = re.search(r"\b(sit|sits|sitting|seated|desk)\b|^\s*where(?: is|'s)? (?:the )?office of\b|"
                            r"^\s*where(?: is|'s)? (?:\w+(?:'s|’s)|his|her|their) office\b", lower)
         return Expected("room" if named == "room" or seated else "place", head)
+    if named == "time" and _SPAN_OF_TIME.search(lower):
+        return Expected("number", head)
     if named:
         return Expected(named, head)
     if head:
