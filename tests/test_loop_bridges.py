@@ -203,3 +203,17 @@ def test_a_label_followed_by_a_sentence_is_no_entry_for_the_name():
     hits = [hit("procedure#0", "- **QAM:** handles escalations and decides on any product on hold."),
             hit("directory#1", "Name: Tove Lind; Role: QAM, Malmö; Ext.: 6112")]
     assert [h.chunk_id for h in stating_first(hits, "QAM")] == ["directory#1", "procedure#0"]
+
+
+def test_a_later_change_search_that_finds_little_leaves_no_part_of_the_question_uncovered():
+    question = "who's our CUO at the moment?"
+    understanding = Understanding(query_class="lookup", entities=["CUO"])
+    searches = planning.plan(question, understanding).subqueries
+    assert any(q.purpose == "a later change to what is asked" for q in searches)
+    change = next(q for q in searches if q.purpose == "a later change to what is asked")
+    found = [Evidence(chunk_id="glossary#0", doc_id="glossary", title="Glossary", score=0.03, hop=1,
+                      found_by=[searches[0].id], text="Acronym: CUO; Meaning: Chief Underwriting Officer"),
+             Evidence(chunk_id="news#0", doc_id="news", title="Newsletter", score=0.02, hop=1, found_by=[change.id],
+                      text="The canteen moved to the ground floor.")]  # the change search finds little
+    gap = assess.evaluate(question, understanding, searches, found).gap
+    assert gap is None or gap.kind != "uncovered_subquery"

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from boundloop.domain.models import Understanding
+from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.bridges import names_in
+from boundloop.reasoners.offline.candidates import candidates
 from boundloop.reasoners.offline.drafting import best_chains
 from boundloop.reasoners.offline.reading import doer_lead, doer_verb
+from boundloop.reasoners.offline.units import units_of
 from tests.reader_fixtures import evidence, short_answer
 
 FAQ = evidence("faq", "Pay FAQ", "### Can I borrow against my salary?\nOnce a year, up to half your net pay. Salary "
@@ -59,3 +62,16 @@ def test_a_roles_own_entry_leads_on_to_its_holder_first():
                            Understanding(query_class="lookup"), [ORG])
     entry = next(c for c in found if "Treasury" in c.last.unit.plain)
     assert names_in(entry.last, "Who signs it, and what's their extension?")[0] == "Ola Berg"
+
+
+def test_an_acronym_is_no_person_and_the_glossary_leads_to_the_roles_holder():
+    raci = evidence("raci", "Oversight Policy", "Activity: Set or change DA limits; Manager: R; CUO: A; RCC: I")
+    glossary = evidence("glossary", "Glossary", "Acronym: CUO; Meaning: Chief Underwriting Officer\n"
+                        "Acronym: DA; Meaning: Delegated Authority")
+    org = evidence("org", "Who's who", "- **Chief Underwriting Officer** — Dr Anjali Mehta\n"
+                   "- **Chief Risk Officer** — Patrick Deveraux", hop=2)
+    person = expected_answer("who's our CUO at the moment?")
+    assert person.kind == "person"
+    row = units_of(raci)[0]
+    assert all(c.text != "DA" for c in candidates(row, person, "who's our CUO at the moment?"))  # no person
+    assert short_answer("who's our CUO at the moment?", raci, glossary, org) == "Dr Anjali Mehta"

@@ -15,6 +15,7 @@ from boundloop.policies.instructions import data_sentences
 from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.bridges import missing_links
 from boundloop.reasoners.offline.clauses import without_now
+from boundloop.reasoners.offline.planning import SUPPLEMENTARY
 
 COVERED = 0.67
 TOP_PER_QUERY = 3
@@ -169,7 +170,9 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
     lack = missing_links(question, understanding, evidence, followed_names, similarity)
     refinements = sum(q.id.startswith("r") for q in subqueries)
     gap: Gap | None = None
-    uncovered = [c for c in coverage if not c.covered and c.subquery_id != "q0" and not c.subquery_id.startswith("r")]
+    supplementary = {q.id for q in subqueries if q.purpose in SUPPLEMENTARY}
+    uncovered = [c for c in coverage if not c.covered and c.subquery_id != "q0" and not c.subquery_id.startswith("r")
+                 and c.subquery_id not in supplementary]
     if lack.unfinished and not any(q.purpose.startswith("the rest of") for q in subqueries):
         gap = Gap(kind="unfinished_list", terms=lack.asked_of, bridge_entities=lack.unfinished,
                   description=f"the list goes on beyond the passages held: {', '.join(lack.unfinished)}")

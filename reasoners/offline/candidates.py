@@ -61,6 +61,7 @@ LED_BONUS, ALIGNED_BONUS, AGENT_PENALTY, YEARLESS_PENALTY, ROLE_PENALTY = 0.1, 1
 for 'when' ('31 July' beside '20 July 1981'), is a tie-breaker."""
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code", "postcode"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
+_ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}s?")
 CELL_RANK = 3
 """The kind rank of a whole cell offered as the answer (after every span kind)."""
 _UPPER = re.compile(r"\b(?:up to|at most|no more than|not more than|(?:not|never) (?:to )?exceed|a maximum of|"
@@ -175,6 +176,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if kind == "name" and unasked_nationality(span, question) or \
                     kind == "emphasis" and unasked_nickname(text, start, end, question):
                 continue  # 'British' is no actor's name; '"Doug"' is part of 'Lyle Douglas "Doug" Basham'
+            if expected.kind == "person" and _ACRONYM.fullmatch(span):
+                continue  # 'DA', 'CUO': an acronym names a thing or a role, never a person
             if expected.kind == "person" and " and " in span:  # the first of two ('King of Poland and Grand Duke')
                 span = span.split(" and ")[0]
                 if stated_by_question(span, kind, question, question_stems, question_values):

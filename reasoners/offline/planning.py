@@ -26,6 +26,11 @@ def _attribute_terms(question: str, entity_terms: set[str]) -> str:
     return " ".join(t for t in content_terms(question) if t not in entity_terms)
 
 
+CHANGE_PURPOSE = "a later change to what is asked"
+FIELD_PURPOSE = "the field asked, in each sibling document"
+SUPPLEMENTARY = frozenset({CHANGE_PURPOSE, FIELD_PURPOSE})
+"""Searches that add to the whole question's, not parts of it: one finding little leaves no part uncovered."""
+
 SIBLINGS_K = 20
 """Passages a question asked of every member of a family reads: one or two per sibling document."""
 
@@ -48,10 +53,10 @@ def plan(question: str, understanding: Understanding) -> Plan:
     if NOW.search(question):  # 'when do the cameras actually switch on?': a later decision may move it
         asked = " ".join(content_terms(without_now(question)))
         subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=f"{asked} {CHANGE_WORDS}", mode="keyword",
-                                   purpose="a later change to what is asked", k=CHANGE_K))
+                                   purpose=CHANGE_PURPOSE, k=CHANGE_K))
     if field := field_terms(question):  # 'the wifi names at each of our sites': every site's document
         subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=field, mode="keyword",
-                                   purpose="the field asked, in each sibling document", k=SIBLINGS_K))
+                                   purpose=FIELD_PURPOSE, k=SIBLINGS_K))
     names = name_spans(question)
     if names:
         subqueries.append(
