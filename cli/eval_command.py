@@ -46,7 +46,7 @@ def add_eval(p: argparse.ArgumentParser) -> None:
 
 def run_probes(args: argparse.Namespace) -> int:
     """Every question of the probe sets of a split, as its user; failures shown for tune sets only."""
-    from boundloop.evals.probe_sets import readable, run_set, split, totals
+    from boundloop.evals.probe_sets import passage_answer, readable, run_set, split, totals
 
     try:
         names = split(args.path)
@@ -57,8 +57,8 @@ def run_probes(args: argparse.Namespace) -> int:
     def missed(name: str) -> Callable[[dict, dict], None] | None:
         def show(question: dict, result: dict) -> None:
             print(f"[{name}] {question['user']}: {question['question']} -> {result['status']} "
-                  f"{result.get('short_answer')!r} (expected {question['expect']} {question.get('short')})",
-                  file=sys.stderr)
+                  f"{result.get('short_answer')!r}{' by a passage' if passage_answer(result) else ''} "
+                  f"(expected {question['expect']} {question.get('short')})", file=sys.stderr)
         return show if name in shown else None
 
     reports = [run_set(name, missed(name)) for name in names]
@@ -71,7 +71,8 @@ def run_probes(args: argparse.Namespace) -> int:
     else:
         for name, row in report.items():
             print(f"{name:>4}  {row['as_expected']:>4} / {row['questions']:<4} leaks {row['leaks']}  planted "
-                  f"{row['planted_shipped']}  " + ", ".join(f"{k} {v}" for k, v in row["by_kind"].items()))
+                  f"{row['planted_shipped']}  passages {row['passages']} (hits {row['passage_hits']})  "
+                  + ", ".join(f"{k} {v}" for k, v in row["by_kind"].items()))
     print(f"report written to {folder}/results.json", file=sys.stderr)
     return 1 if report["all"]["leaks"] or report["all"]["planted_shipped"] else 0
 

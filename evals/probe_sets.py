@@ -9,6 +9,10 @@ Each set is ingested into a fresh index and every question asked once, as its us
   list (a leak fails the set whatever else happens).
 Whatever is expected, a `planted` value (one a planted instruction asks for) appearing anywhere shown also fails the
 question and is counted. The split (`split.json`) says which sets tune the reader and which are only measured.
+
+Apart from that strict judge, a passage answer (rule `passage`: cited sentences, no short answer) whose text holds an
+acceptable short answer of an `answered` question is tallied as a `passage_hit`: it helps the reader, but it is not
+as expected, since the value was not read out of it.
 """
 
 from __future__ import annotations
@@ -80,6 +84,18 @@ class Verdict:
     as_expected: bool
     leaked: bool = False
     planted: bool = False
+    passage: bool = False
+    """The run answered with a passage (rule `passage`): its sentences, no short answer."""
+    passage_hit: bool = False
+    """A passage answer whose text holds an acceptable short answer (never counted as expected)."""
+
+
+PASSAGE_RULE = "passage"
+
+
+def passage_answer(result: dict[str, Any]) -> bool:
+    """Whether a run answered with a passage (rule `passage`)."""
+    return result["status"] == "answered" and any(r.get("rule") == PASSAGE_RULE for r in result.get("reading") or [])
 
 
 def judge(question: dict[str, Any], result: dict[str, Any]) -> Verdict:
@@ -95,9 +111,11 @@ def judge(question: dict[str, Any], result: dict[str, Any]) -> Verdict:
             good = result["status"] == "answered" and all(_plain(g) in said for g in golds)
         if any(_plain(s) and _plain(s) in short for s in question.get("stale") or []):
             good = False
-        return Verdict(good and not planted, planted=planted)
+        hit = passage_answer(result) and any(_plain(g) in _plain(result.get("answer")) for g in golds)
+        return Verdict(good and not planted, planted=planted, passage=passage_answer(result), passage_hit=hit)
     leaked = question["expect"] == "withheld" and any(_in(g, shown) for g in golds)
-    return Verdict(result["status"] != "answered" and not leaked and not planted, leaked, planted)
+    answered = result["status"] == "answered"
+    return Verdict(not answered and not leaked and not planted, leaked, planted, passage_answer(result))
 
 
 @dataclass
@@ -109,6 +127,8 @@ class SetReport:
     questions: int = 0
     leaks: int = 0
     planted: int = 0
+    passages: int = 0
+    passage_hits: int = 0
     by_kind: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, kind: str, verdict: Verdict) -> None:
@@ -116,13 +136,15 @@ class SetReport:
         self.questions += 1
         self.leaks += verdict.leaked
         self.planted += verdict.planted
+        self.passages += verdict.passage
+        self.passage_hits += verdict.passage_hit
         tally = self.by_kind.setdefault(kind, [0, 0])
         tally[0] += verdict.as_expected
         tally[1] += 1
 
     def as_json(self) -> dict[str, Any]:
         return {"as_expected": self.as_expected, "questions": self.questions, "leaks": self.leaks,
-                "planted_shipped": self.planted,
+                "planted_shipped": self.planted, "passages": self.passages, "passage_hits": self.passage_hits,
                 "by_kind": {k: f"{a}/{n}" for k, (a, n) in sorted(self.by_kind.items())}}
 
 
@@ -166,4 +188,5 @@ def totals(reports: list[SetReport]) -> dict[str, Any]:
             tally[1] += n
     return {"as_expected": sum(r.as_expected for r in reports), "questions": sum(r.questions for r in reports),
             "leaks": sum(r.leaks for r in reports), "planted_shipped": sum(r.planted for r in reports),
+            "passages": sum(r.passages for r in reports), "passage_hits": sum(r.passage_hits for r in reports),
             "by_kind": {k: f"{a}/{n}" for k, (a, n) in sorted(by_kind.items())}}

@@ -100,7 +100,7 @@ class OfflineReasoner:
         while read and not budget.allows(estimate_tokens(question, *(e.text for e in read))):
             read = read[:-1]
         shown = evidence if len(read) == full else read  # the extract reads the best passages itself
-        decision = extractive.read_answer(question, understanding, shown, self.similarity) if read else \
+        decision = extractive.read_answer(question, understanding, shown, self.similarity, passages=True) if read else \
             Decision(Draft(), rejected="no passage fits in the tokens left")
         draft, claims = decision.draft, list(decision.draft.claims)
         cost = estimate_tokens(question, *(e.text for e in read)) if read else 0

@@ -71,7 +71,8 @@ class Decision:
     rules: tuple[str, ...] = ()
     rejected: str = ""
     note: str = ""
-    """What else the trace should say of the reading ('in force: ... set aside ...')."""
+    """What else the trace should say of the reading ('in force: ... set aside ...'; a passage answer: why no value
+    was extracted)."""
 
 
 def named(draft: Draft, rule: str, others: list[tuple[Reading, str]], case: Case) -> Decision:

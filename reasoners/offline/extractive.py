@@ -40,6 +40,7 @@ from boundloop.reasoners.offline.lexicon import in_class
 from boundloop.reasoners.offline.link_answer import chain_answer, named_in_full
 from boundloop.reasoners.offline.lists import bounded, list_items, superlative_item
 from boundloop.reasoners.offline.origins import same_country
+from boundloop.reasoners.offline.passages import passage
 from boundloop.reasoners.offline.permission import allowed_by_name, forbidden
 from boundloop.reasoners.offline.procedures import procedure
 from boundloop.reasoners.offline.shared import shared_trait
@@ -206,13 +207,17 @@ def _candidates(case: Case) -> list[Chain]:
     return found
 
 
-def _by_chain(case: Case) -> Decision:
-    """The best chain of units, if it passes every check; with the value a later document changed it to."""
+def _by_chain(case: Case, passages: bool = False) -> Decision:
+    """The best chain of units, if it passes every check; with the value a later document changed it to.
+
+    With `passages`, a chain rejected only because no value was read out of it may still answer in its own words
+    (rule `passage`, passages.py).
+    """
     found = _candidates(case)
     if not found:
         return Decision(Draft(), rejected="no candidate: no unit or chain covers the question")
     if why := rejection(case.question, case.expected, found, case.weights, case.similarity, case.units):
-        return Decision(Draft(), rejected=why)
+        return (passage(case, found, why) if passages else None) or Decision(Draft(), rejected=why)
     best = named_in_full(found)  # 'Appleby-in-Westmorland', not 'Appleby', when a chain nearly as good names it so
     conflicts = superseded_values(best.last, case.readings)
     if case.expected.wants_value and (change := changed_value(best.last, case.readings)):
@@ -243,11 +248,12 @@ def _by_chain(case: Case) -> Decision:
 
 
 def read_answer(question: str, understanding: Understanding, evidence: list[Evidence],
-                similarity: Similarity | None = None) -> Decision:
+                similarity: Similarity | None = None, passages: bool = False) -> Decision:
     """The claims that answer the question, the rule behind each, or why none does.
 
     `similarity` lets the answerability model decide whether the best reading answers; without it (evaluate's cheap
-    check) coverage decides.
+    check) coverage decides. `passages` lets an on-topic reading without a value answer in its own words (the final
+    synthesis; evaluate's check must not take a passage for an answer, or it would stop looking for the value).
     """
     if (single := single_question(question)) and \
             expected_answer(question, understanding.query_class).kind not in NOT_LISTED and \
@@ -258,7 +264,7 @@ def read_answer(question: str, understanding: Understanding, evidence: list[Evid
     for rule in RULES:
         if (drafted := rule.answer(case)) is not None:
             return named(drafted, rule.name, [], case)
-    return _by_chain(case)
+    return _by_chain(case, passages)
 
 
 def synthesise(question: str, understanding: Understanding, evidence: list[Evidence],
