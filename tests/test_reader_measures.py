@@ -325,3 +325,24 @@ def test_a_subject_its_own_sentence_calls_the_noun_asked_is_headed_by_it():
                  "1918, formed from the Imperial Army.")
     found = best(unit, expected_answer(question), question)
     assert found is not None and found.text == "Varnian Army" and found.headed
+
+
+def test_a_measure_the_question_names_is_answered_in_its_units():
+    # 'the max block length': hours, written as 'h' too; a bare count is no length
+    assert _values("whats the max block length for booking the lathe?",
+                   "Decision: the lathe's max block stays at 3 h, and 2 people may book it.") == ["3 h"]
+    assert measure_units("what's the duration of the induction?") is not None
+    # 'what temp': a temperature, with its degrees, not the fluid's type number
+    assert _values("what temp does the wash water need to be at the tap?",
+                   "Wash water: Grade 2 - minimum temperature at the tap 45 °C.") == ["45 °C"]
+    assert expected_answer("what temp does the wash water need to be?").kind == "number"
+    assert measure_units("What is the length of the Rhine?") is not None
+    assert measure_units("What is the name of the new lathe?") is None
+
+
+def test_a_sentence_saying_we_do_not_use_something_does_not_supersede_its_document():
+    fluids = units_of(evidence("rb", "Washing runbook", "FLUIDS\nGrade 2 - heated. Minimum temperature at the tap:\n"
+                               "45 °C.\nWe do not use Grade 3 or Grade 4."), False)
+    assert fluids and not any(u.superseded for u in fluids)
+    for banner in ("DO NOT USE - replaced in 2025", "Do not use this version for new requests."):
+        assert all(u.superseded for u in units_of(evidence("old", "Washing runbook", f"{banner}\nGrade 2."), False))

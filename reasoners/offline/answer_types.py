@@ -35,7 +35,7 @@ _HEADS: list[tuple[str, str]] = [
      r"fines?|turnover|per diems?|"
      r"profit|income|sales|valuation|funding|grant", "amount"),
     (r"numbers?|percentage|percent|share|capacity|count|population|age|height|length|size|duration|period|"
-     r"turnaround|quantity|total|speed|distance|weight|temperature|score|ratio|proportion|bandwidth|memory|ram|"
+     r"turnaround|quantity|total|speed|distance|weight|temperature|temp|score|ratio|proportion|bandwidth|memory|ram|"
      r"storage|notice|readings?|concentration|dose|dosage|pressure|voltage|frequency|levels?", "number"),
     (r"person|people|man|woman|actor|actress|director|author|writer|singer|player|artist|musician|composer|"
      r"president|manager|owner|approver|contact|lead|leader|head|chair|founder|ceo|cto|cfo|coach|member|employee|"

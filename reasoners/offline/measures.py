@@ -10,22 +10,32 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from boundloop.reasoners.offline.answer_types import head_phrase, unabbreviated
+from boundloop.reasoners.offline.clauses import interrogative
 from boundloop.reasoners.offline.units import Cell
 
 _LENGTH = (r"km|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|foot|inch(?:es)?|cm|mm|yards?|yd|"
            r"nautical miles?|nmi|light[- ]years?|characters?|digits?|letters?|words?|pages?|lines?|slides?")
-_DURATION = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|decades?|centuries"
+_DURATION = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|months?|years?|decades?|centuries"
+_TEMPERATURE = r"°\s?[CF]|º\s?C|degrees?(?:\s(?:C|F|Celsius|Fahrenheit|centigrade))?"
 _MEASURES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bhow far (?:in advance|ahead|back|out)\b", re.I), _DURATION),  # 'how far ahead can I book'
     (re.compile(r"\bhow (?:wide|tall|deep|far)\b", re.I), _LENGTH),
     (re.compile(r"\bhow long\b", re.I), f"{_LENGTH}|{_DURATION}"),
     (re.compile(r"\bhow (?:often|frequently)\b", re.I), _DURATION),  # 'every 90 minutes'; a section's '3.1' is none
+    (re.compile(r"\bhow (?:hot|cold|warm)\b", re.I), _TEMPERATURE),
     (re.compile(r"\bhow heavy\b", re.I), r"kg|kilograms?|g|grams?|tonnes?|tons?|lbs?|pounds|ounces?|oz"),
     (re.compile(r"\bhow fast\b", re.I), r"km/h|kph|mph|knots?|m/s|(?:metres|meters|miles|kilometres|kilometers) "
                                          r"(?:per|an|a) (?:second|hour)"),
 )
 """Questions asking a measure, and the units its value is given in ('how wide is the river': '400 m', not
 '300 m3/s'; 'how long' asks a length, of a password too, or a duration)."""
+_NAMED_MEASURES: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"length", "duration"}), f"{_LENGTH}|{_DURATION}"),
+    (frozenset({"temperature", "temp"}), _TEMPERATURE),
+)
+"""Measures a question names as what it asks ('the max block length': '4 h', not '4'; 'what temp does the fluid need
+to be': '60 °C', not 'Type I')."""
 _QUANTITY = (r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
              r"thirty|forty|fifty|hundred|a few|several|a|an)")
 _QUALIFIED = (r"^(?:(?:up to|at least|at most|about|around|over|under|more than|less than|nearly|almost|some|"
@@ -41,11 +51,13 @@ def measure_units(question: str) -> re.Pattern[str] | None:
     A value of another measure does not answer it: '300 m3/s' is a discharge, not a width, and '8' alone is no
     length. Kept per question: every unit of the evidence asks it again.
     """
-    for asked, units in _MEASURES:
-        if asked.search(question):
-            return re.compile(rf"{_QUALIFIED}{_QUANTITY}(?:\s?(?:–|-|to)\s?{_QUANTITY})?{_QUALIFIED_UNIT}"
-                              rf"(?:{units})(?![\w/²³])", re.I)
-    return None
+    asked_for = set(head_phrase(interrogative(unabbreviated(question))))
+    units = next((u for asked, u in _MEASURES if asked.search(question)), None) or \
+        next((u for nouns, u in _NAMED_MEASURES if nouns & asked_for), None)
+    if units is None:
+        return None
+    return re.compile(rf"{_QUALIFIED}{_QUANTITY}(?:\s?(?:–|-|to)\s?{_QUANTITY})?{_QUALIFIED_UNIT}"
+                      rf"(?:{units})(?![\w/²³])", re.I)
 
 
 def in_units(measured: re.Pattern[str], text: str, start: int, span: str,

@@ -19,9 +19,12 @@ from boundloop.policies.instructions import data_mask, data_sentences, visible_t
 
 _SUPERSEDED = re.compile(
     r"\b(superseded|no longer (in effect|valid|applies|in use|current)|replaced by|obsolete|archived|outdated|"
-    r"deprecated|do not use|historical (version|record)|previous version)\b",
+    r"deprecated|(?-i:DO NOT USE)|do not use (?:this|these) (?:\w+ )?(?:document|version|page|policy|procedure|"
+    r"form|guide|runbook|sheet)s?|historical (version|record)|previous version)\b",
     re.IGNORECASE,
 )
+"""A document that says it is out of date. 'Do not use' counts as a banner or said of the document itself: 'We do not
+use Type II fluid' in a runbook's fluids list is no status."""
 _BULLET = re.compile(r"^\s*(?:[-*+•>]\s+|\d+[.)]\s+|#{1,6}\s+)+")
 _CELL = re.compile(r"^([^:;]{1,60}?):\s+(.+)$")
 
