@@ -126,3 +126,20 @@ def test_a_roles_title_is_told_from_a_name(span, role):
     from boundloop.reasoners.offline.name_roles import ROLE_TITLE
 
     assert (ROLE_TITLE.search(span) is not None) is role
+
+
+def test_a_misspelt_head_noun_is_read_as_spelled():
+    from boundloop.reasoners.offline.answer_types import expected_answer, spelled
+
+    assert spelled("extention") == "extension" and spelled("adress") == "address"
+    assert spelled("location") == "location" and spelled("steps") == "steps"
+    assert expected_answer("whats the extention for the head of the SIU").kind == "phone"
+
+
+def test_a_scene_then_two_questions_asks_the_last():
+    from boundloop.reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.clauses import interrogative
+
+    question = "My expense claim comes to NOK 14,000 - who approves it and what's their extension?"
+    assert interrogative(question) == "what's their extension?"
+    assert expected_answer(question).kind == "phone"

@@ -8,6 +8,7 @@ approves...' a person or a role, 'How do I...' an explanation (no short answer).
 from __future__ import annotations
 
 import itertools
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -45,6 +46,22 @@ _HEADS: list[tuple[str, str]] = [
      r"continent|village|district|address|building|site|campus|airport|station|nationality", "place"),
 ]
 _HEAD_KINDS = [(re.compile(rf"^(?:{pattern})$"), kind) for pattern, kind in _HEADS]
+_HEAD_WORDS_SPELLED = sorted({w for pattern, _ in _HEADS for w in re.findall(r"[a-z]{6,}", re.sub(r"\(.*?\)|s\?", "", pattern))})
+"""Head nouns long enough that a typo in them ('extention', 'adress') is still recognised."""
+SPELLING_CUTOFF = 0.88
+
+
+def spelled(word: str) -> str:
+    """The head noun a misspelt word stands for ('extention' -> 'extension'), else the word itself."""
+    if len(word) < 6 or any(pattern.match(word) for pattern, _ in _HEAD_KINDS):
+        return word
+    close = difflib.get_close_matches(word, _HEAD_WORDS_SPELLED, n=1, cutoff=SPELLING_CUTOFF)
+    return close[0] if close else word
+
+
+def respelled(question: str) -> str:
+    """The question with its misspelt head nouns as they are spelled ('what's their extention' -> 'extension')."""
+    return re.sub(r"\b[a-z]{6,}\b", lambda m: spelled(m.group(0)), question)
 
 _STEPS = re.compile(r"^\s*what (?:are|is) (?:the |our )?(?:steps|stages|process|procedure|instructions)\b")
 """A question asking how something is done, step by step, which an aggregation class would read as a list."""
@@ -117,7 +134,7 @@ def head_phrase(question: str) -> list[str]:
             break
     phrase: list[str] = []
     for k, word in enumerate(written):
-        lower = word.lower()
+        lower = spelled(word.lower())
         if lower.isdigit():  # a year or count qualifies the noun ('What 2015 drama...'); it is not the noun
             continue
         # the phrase ends at a preposition or verb, or at a name after it ('Which player played Chad Bradford'); a
@@ -232,7 +249,7 @@ _DEADLINE = re.compile(r"\bhow (?:long|many (?:days|weeks|months|hours))\s+(?:do
 
 def expected_answer(question: str, query_class: str = "lookup") -> Expected:
     """The kind of answer `question` asks for."""
-    question = interrogative(unabbreviated(question))
+    question = respelled(interrogative(unabbreviated(question)))
     lower = question.strip().lower()
     phrase = head_phrase(question)
     head = phrase[-1] if phrase else ""

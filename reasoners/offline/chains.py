@@ -199,10 +199,19 @@ def names_of(text: str) -> set[str]:
     return {name_key(text[s:e]) for s, e in finditer("name", text)} - {""}
 
 
+_SURNAME_FIRST = re.compile(r"([A-ZÀ-Þ][\w'’-]+(?: [A-ZÀ-Þ][\w'’-]+)?), ([A-ZÀ-Þ][\w'’.-]+(?: [A-ZÀ-Þ][\w'’.-]+)?)")
+
+
+def in_order(value: str) -> str:
+    """A name a directory lists surname first, as people write it: 'Okafor, Fenella' is 'Fenella Okafor'."""
+    match = _SURNAME_FIRST.fullmatch(value.strip())
+    return f"{match.group(2)} {match.group(1)}" if match else value
+
+
 def subjects_of(reading: Reading) -> set[str]:
     """The names a unit is about: the name it opens with, its row label, and cells that name someone or something."""
     unit = reading.unit
-    names = {name_key(c.value) for c in unit.cells if not c.header or _IDENTITY.search(c.header)}
+    names = {name_key(in_order(c.value)) for c in unit.cells if not c.header or _IDENTITY.search(c.header)}
     names |= {name_key(n) for c in unit.cells if not c.header or _IDENTITY.search(c.header)
               for n in names_of(c.value)}
     text = unit.plain

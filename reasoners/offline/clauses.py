@@ -76,7 +76,8 @@ def interrogative(question: str) -> str:
         return question  # ('Which film ..., What Will You Do When You Catch Me? or School On Fire?')
     # the asking clause is a question of its own: 'Brian G. Hutton or X?' is not split at the initial
     asking = [c for c in clauses if ASKING.match(c) and c.rstrip().endswith("?")]
-    return asking[-1] if asking else question
+    # the asking clause may itself ask two things ('NOK 14,000 - who approves it and what's their extension?')
+    return interrogative(asking[-1]) if asking else question
 
 
 _CONDITION = re.compile(r"^\s*(?:if|once|suppose|when(?!\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|"
