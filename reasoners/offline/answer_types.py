@@ -7,8 +7,8 @@ approves...' a person or a role, 'How do I...' an explanation (no short answer).
 
 from __future__ import annotations
 
-import itertools
 import difflib
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -46,16 +46,18 @@ _HEADS: list[tuple[str, str]] = [
      r"continent|village|district|address|building|site|campus|airport|station|nationality", "place"),
 ]
 _HEAD_KINDS = [(re.compile(rf"^(?:{pattern})$"), kind) for pattern, kind in _HEADS]
-_HEAD_WORDS_SPELLED = sorted({w for pattern, _ in _HEADS for w in re.findall(r"[a-z]{6,}", re.sub(r"\(.*?\)|s\?", "", pattern))})
+_HEAD_WORDS_SPELLED = frozenset(w for pattern, _ in _HEADS
+                                for w in re.findall(r"[a-z]{6,}", re.sub(r"\(.*?\)|s\?", "", pattern)))
 """Head nouns long enough that a typo in them ('extention', 'adress') is still recognised."""
 SPELLING_CUTOFF = 0.88
 
 
 def spelled(word: str) -> str:
     """The head noun a misspelt word stands for ('extention' -> 'extension'), else the word itself."""
-    if len(word) < 6 or any(pattern.match(word) for pattern, _ in _HEAD_KINDS):
-        return word
-    close = difflib.get_close_matches(word, _HEAD_WORDS_SPELLED, n=1, cutoff=SPELLING_CUTOFF)
+    if len(word) < 6 or any(pattern.match(word) for pattern, _ in _HEAD_KINDS) or \
+            word.removesuffix("s") in _HEAD_WORDS_SPELLED or word.removesuffix("es") in _HEAD_WORDS_SPELLED:
+        return word  # a plural is no typo ('offices')
+    close = difflib.get_close_matches(word, sorted(_HEAD_WORDS_SPELLED), n=1, cutoff=SPELLING_CUTOFF)
     return close[0] if close else word
 
 
