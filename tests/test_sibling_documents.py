@@ -127,3 +127,15 @@ def _family_readings(question: str, documents: list[Evidence]):
 def test_a_fields_value_from_its_heading_or_beside_its_name(text, heading, value):
     field = set(stems("site manager")) if "MANAGER" in heading else set(stems("staff network"))
     assert field_value(text, field, heading) == value
+
+
+def test_a_sibling_titled_otherwise_is_one_of_the_family_by_its_file_name():
+    """'Head Office — Building Guide' filed as site-guide-head-office is one of 'each of our sites'."""
+    manual = evidence("manual", "Biosafety manual",
+                      "- **BSO** owns this manual and is the first contact for any spill or exposure.")
+    items = [evidence(f"site-guide-{n}", f"Site guide: {n}", f"First aid contact: {n.title()} Person") for n in
+             ("north", "east")]
+    office = evidence("site-guide-head-office", "Head Office — Building Guide", "First aid contact: Ada Reyes")
+    readings = _family_readings("Who is the first aid contact at each of our sites?", [*items, office, manual])
+    assert {r.unit.evidence.doc_id for r in readings} == {"site-guide-north", "site-guide-east",
+                                                           "site-guide-head-office"}

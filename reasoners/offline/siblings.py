@@ -62,12 +62,18 @@ def family_terms(question: str) -> set[str]:
 
 
 def in_family(items: list[Reading], family: set[str]) -> list[Reading]:
-    """The items from documents whose title names the family, when at least two do; all of them otherwise.
+    """The items from documents whose title or file name names the family, when at least two do; all otherwise.
 
-    'Site Guide — Basel' is one of 'each of our sites'; a manual's sentence stating the field is no member.
+    'Site Guide — Basel' is one of 'each of our sites', and so is 'Merrowgate House — Building Guide' filed as
+    'site-guide-merrowgate-house'; a manual's sentence stating the field is no member.
     """
-    named = [r for r in items if family & set(stems(r.unit.evidence.title))]
+    named = [r for r in items if family & set(stems(f"{r.unit.evidence.title} {_words(r.unit.evidence.doc_id)}"))]
     return named if len(named) >= MIN_DOCUMENTS else items
+
+
+def _words(doc_id: str) -> str:
+    """A file name's words: 'site-guide-merrowgate-house' -> 'site guide merrowgate house'."""
+    return re.sub(r"[-_./]+", " ", doc_id)
 
 
 def singular(question: str, noun: str) -> str:
