@@ -8,6 +8,7 @@ from boundloop.domain.models import Understanding
 from boundloop.domain.text import calendar_words
 from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.answerability import names_absent
+from boundloop.reasoners.offline.clauses import requested
 from boundloop.reasoners.offline.drafting import best_chains
 from boundloop.reasoners.offline.spans import PATTERNS
 from tests.reader_fixtures import evidence
@@ -143,3 +144,44 @@ def test_a_scene_then_two_questions_asks_the_last():
     question = "My expense claim comes to NOK 14,000 - who approves it and what's their extension?"
     assert interrogative(question) == "what's their extension?"
     assert expected_answer(question).kind == "phone"
+
+
+@pytest.mark.parametrize("question, kind, head", [
+    ("What's the enterprise value agreed for Project Kite?", "amount", "value"),  # 'agreed' ends the phrase
+    ("What is the contract value of the cleaning tender?", "amount", "value"),
+    ("What was the depot's average output in 2024?", "number", "output"),
+    ("What breed of dog may come to the office?", "name", "breed"),  # a word in -eed is no participle
+    ("Quick one: how fast do we have to acknowledge a P1 alarm?", "number", "deadline"),  # the time allowed
+    ("how quickly must a chemical spill be reported?", "number", "deadline"),
+])
+def test_a_value_an_average_and_the_time_allowed_are_asked_for(question, kind, head):
+    asked = expected_answer(question)
+    assert (asked.kind, asked.head) == (kind, head)
+
+
+def test_how_fast_something_must_be_done_is_answered_by_a_duration_not_a_speed():
+    alarms = evidence("alarms", "SCADA alarm escalation", "Priority: P1; Examples: loss of supply; Acknowledge within: "
+                      "5 minutes; Call-out within: 15 minutes\nThe conveyor runs at 2 m/s.")
+    lookup = Understanding(query_class="lookup")
+    assert best_chains("Quick one: how fast do we have to acknowledge a P1 alarm?", lookup, [alarms])[1][0].answer == \
+        "5 minutes"
+    assert best_chains("how fast does the conveyor run?", lookup, [alarms])[1][0].answer == "2 m/s"
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("Quick one: how fast do we have to acknowledge a P1 alarm?", "how fast do we have to acknowledge a P1 alarm?"),
+    ("Quick question - who signs it?", "who signs it?"),
+    ("Question: is the canteen open?", "is the canteen open?"),
+    ("Quick ones are fine: who", "Quick ones are fine: who"),  # no opener: it goes on as a sentence
+])
+def test_an_opener_before_the_question_asks_nothing(question, asked):
+    assert requested(question) == asked
+
+
+def test_a_table_under_a_heading_naming_another_year_is_about_that_year():
+    summary = evidence("ops", "Annual Operations Summary 2024", "## Table 1 - Depots, 2023\nSite: Northgate; Average "
+                       "output: 71.4 t/d\nSite: Eastgate; Average output: 31.2 t/d\n## Table 2 - Depots, 2024\nSite: "
+                       "Northgate; Average output: 73.9 t/d\nSite: Eastgate; Average output: 29.8 t/d\n")
+    lookup = Understanding(query_class="lookup")
+    assert best_chains("What was Northgate's average output in 2024?", lookup, [summary])[1][0].answer == "73.9"
+    assert best_chains("What was Northgate's average output in 2023?", lookup, [summary])[1][0].answer == "71.4"

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from boundloop.domain.words import content_terms
 from boundloop.reasoners.offline.choices import choice_options
 from boundloop.reasoners.offline.clauses import ASKING, interrogative
+from boundloop.reasoners.offline.deadlines import DUE_SPEED
 
 _HEAD_WORDS = r"(?:what|which|whose)"
 _SKIP = {"is", "are", "was", "were", "the", "a", "an", "name", "names", "of", "kind", "type", "sort", "exact", "s",
@@ -34,10 +35,11 @@ _HEADS: list[tuple[str, str]] = [
     (r"costs?|prices?|fees?|salary|salaries|allowances?|budgets?|amounts?|revenue|deductibles?|stipends?|bonus(?:es)?|"
      r"limits?|caps?|ceilings?|thresholds?|spend|spending|reimbursement|payment|compensation|pay|rates?|wages?|"
      r"fines?|turnover|per diems?|"
-     r"profit|income|sales|valuation|funding|grant", "amount"),
+     r"profit|income|sales|valuation|value|funding|grant", "amount"),
     (r"numbers?|percentage|percent|share|capacity|count|population|age|height|length|size|duration|period|"
      r"turnaround|quantity|total|speed|distance|weight|temperature|temp|score|ratio|proportion|bandwidth|memory|ram|"
-     r"storage|notice|readings?|concentration|dose|dosage|pressure|voltage|frequency|levels?", "number"),
+     r"storage|notice|readings?|concentration|dose|dosage|pressure|voltage|frequency|levels?|output|throughput|average",
+     "number"),
     (r"person|people|man|woman|actor|actress|director|author|writer|singer|player|artist|musician|composer|"
      r"president|manager|owner|approver|contact|lead|leader|head|chair|founder|ceo|cto|cfo|coach|member|employee|"
      r"officer|sponsor|minister|king|queen|wife|husband|son|daughter|father|mother|brother|sister|producer|"
@@ -163,8 +165,8 @@ def head_noun(question: str) -> str:
 
 
 def _participle(word: str) -> bool:
-    """'played', 'written' (a word of _PARTICIPLES aside): not 'speed' or 'need'."""
-    return word.endswith("ed") and not word.endswith("eed") and len(word) > 4
+    """'played', 'agreed', 'written' (a word of _PARTICIPLES aside): not 'speed', 'need' or 'breed'."""
+    return word.endswith("ed") and len(word) > 4 and (not word.endswith("eed") or len(word) > 5)
 
 
 _MEASURES = frozenset("speed weight temperature distance height length size capacity duration".split())
@@ -246,7 +248,8 @@ _DIALLED = re.compile(r"\b(?:what|which)\s+(?:phone\s+|telephone\s+|contact\s+)?
                       r"^\s*(?:what|which)(?:\s+is|'s|’s)?\s+(?:the\s+)?number\s+(?:for|at)\b")
 """'What number do I ring', 'what's the number for the IT help desk': a number one calls ('the number of' counts)."""
 _DEADLINE = re.compile(r"\bhow (?:long|many (?:days|weeks|months|hours))\s+(?:do|does|have|has|will)\s+\w+\s+"
-                       r"(?:have|got|get)\s+to\b|\bhow long have \w+ got\b")
+                       r"(?:have|got|get)\s+to\b|\bhow long have \w+ got\b|" + DUE_SPEED.pattern, re.I)
+"""'How long do I have to submit a claim?', 'how fast do we have to acknowledge an alarm?': the time allowed."""
 
 
 def expected_answer(question: str, query_class: str = "lookup") -> Expected:

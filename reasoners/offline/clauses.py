@@ -25,6 +25,9 @@ _REQUEST = re.compile(
 """A request wrapped round what is asked ('can you remind me of the roof code', 'could you list the wifi names',
 'do you know who signs it'): the wrapper asks nothing itself, and 'can you' in it is no yes/no question."""
 _WH = re.compile(r"(?:what|which|who|whom|whose|where|when|why|how|whether|if)\b", re.I)
+_OPENER = re.compile(r"^\s*(?:(?:hi|hello|hey)\b[\s,!]*)?(?:(?:a\s+)?quick\s+(?:one|question|q)|(?:one\s+)?question|"
+                     r"sorry|random\s+(?:one|question))\s*(?:[:,!]|\s[-–—])\s*", re.I)
+"""An opener before the question ('Quick one: how fast ...', 'Question - who ...'): it asks nothing."""
 
 
 NOW = re.compile(r"\b(?:these\s+days|nowadays|at\s+the\s+moment|at\s+present|right\s+now|currently|actually|still|"
@@ -46,6 +49,8 @@ def requested(question: str) -> str:
     as 'what is ...'. A question with no such wrapper is returned as it is, so 'Can you bring a guest?' still asks
     yes or no.
     """
+    if (opener := _OPENER.match(question)) and ASKING.match(question[opener.end():]):
+        question = question[opener.end():]
     match = _REQUEST.match(question)
     if match is None or match.end() == 0:
         return question

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from boundloop.reasoners.offline.answer_types import head_phrase, unabbreviated
 from boundloop.reasoners.offline.clauses import interrogative
+from boundloop.reasoners.offline.deadlines import DUE_SPEED
 from boundloop.reasoners.offline.units import Cell
 
 _LENGTH = (r"km|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|foot|inch(?:es)?|cm|mm|yards?|yd|"
@@ -19,6 +20,7 @@ _LENGTH = (r"km|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|foot
 _DURATION = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|months?|years?|decades?|centuries"
 _TEMPERATURE = r"°\s?[CF]|º\s?C|degrees?(?:\s(?:C|F|Celsius|Fahrenheit|centigrade))?"
 _MEASURES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (DUE_SPEED, _DURATION),  # 'how fast do we have to acknowledge it': within a time, not at a speed
     (re.compile(r"\bhow far (?:in advance|ahead|back|out)\b", re.I), _DURATION),  # 'how far ahead can I book'
     (re.compile(r"\bhow (?:wide|tall|deep|far)\b", re.I), _LENGTH),
     (re.compile(r"\bhow long\b", re.I), f"{_LENGTH}|{_DURATION}"),

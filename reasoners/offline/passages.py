@@ -1,10 +1,10 @@
 """Rule `passage`: the best one or two cited sentences, when the evidence is on topic but no rule extracts a value.
 
-'What's the enterprise value agreed for Project Kite?' over a deal sheet's row 'Item: Enterprise value; Figure:
-EUR 18 million': the row answers, but the question reads as asking for a name and no name is in the row, so the run
-used to end with a list of documents. The passage answer shows the sentences as written, each citing its chunk, with
-no short answer. It is for evidence that is on topic by what the reader already measures, never for evidence that
-does not say:
+'Which supplier does the laundry for the Harbour Street depot?' over 'Laundry for the Harbour Street depot is done by a
+local cooperative under a three-year contract.': the sentence answers, but it names no supplier a rule could read as
+the value, so the run used to end with a list of documents. The passage answer shows the sentences as written, each
+citing its chunk, with no short answer. It is for evidence that is on topic by what the reader already measures,
+never for evidence that does not say:
 
 - every name the question gives is stated by the best reading (the Singapore address is not on a page about Lisbon),
   and so is its subject: no word carrying `SUBJECT_SHARE` of the question's weight is missing ('paternity leave'

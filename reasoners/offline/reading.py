@@ -16,6 +16,7 @@ from boundloop.domain.text import entities, stem, stems
 from boundloop.policies.deadline import within
 from boundloop.reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from boundloop.reasoners.offline.candidates import ASKS_BOUND, best
+from boundloop.reasoners.offline.headed_years import by_heading_year
 from boundloop.reasoners.offline.measures import rate_of
 from boundloop.reasoners.offline.quantities import Quantity, banded, quantities
 from boundloop.reasoners.offline.ranges import amounts, catch_all, excludes, held_values
@@ -257,6 +258,7 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
     weights = weights if weights is not None else term_weights(question, units)
     if amounts(question):
         units = _by_amount(units, question)
+    units = by_heading_year(units, question)  # 'Table 1 - Treatment works, 2023' is about another year than 2024
     if expected.kind != "yes_no" and (counted := quantities(question)):  # a yes/no question reads limits by fits()
         units = _by_band(units, counted)
     units = _by_clipping(units, weights, question)
