@@ -185,3 +185,13 @@ def test_a_table_under_a_heading_naming_another_year_is_about_that_year():
     lookup = Understanding(query_class="lookup")
     assert best_chains("What was Northgate's average output in 2024?", lookup, [summary])[1][0].answer == "73.9"
     assert best_chains("What was Northgate's average output in 2023?", lookup, [summary])[1][0].answer == "71.4"
+
+
+def test_what_time_takes_the_column_the_question_names_not_the_times_column():
+    rota = evidence("rota", "Packing hall shift rota", "Shift: Early; Times: 06:00 – 14:00; Briefing starts: 05:50\n"
+                    "Shift: Late; Times: 14:00 – 22:00; Briefing starts: 13:50")
+    lookup = Understanding(query_class="lookup")
+    assert best_chains("What time does the early briefing start in the packing hall?", lookup, [rota])[1][0].answer \
+        == "05:50"
+    assert best_chains("What time does the late shift start in the packing hall?", lookup, [rota])[1][0].answer \
+        == "14:00 – 22:00"  # the shift's times, of which the start is read

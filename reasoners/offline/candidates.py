@@ -148,6 +148,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     subject = _defined(text)
     lined = alignments(question)
     head = stem(expected.head) if expected.head else ""
+    named_head = "" if expected.head == expected.kind else head  # "what time": "Times" is no nearer the answer
     names = list(finditer("name", text)) if head or "name" in kinds else []  # found once, read twice
     titled_names = head_named(text, head, names)
     around = blanked(text, titled_names)
@@ -197,8 +198,9 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 described = len(question_stems & stems(text[subject[1]:])) / max(len(question_stems), 1)
             bounded = ASKS_BOUND.get(expected.head)
             headed = bounded is not None and bool(bounded.search(text[max(0, start - 30):start])) or \
-                bool(head) and head in stems(" ".join(around[max(0, start - 30):start].split()[-3:] +
-                                                          around[start + len(span):start + len(span) + 25].split()[:2]))
+                bool(named_head) and named_head in stems(" ".join(
+                    around[max(0, start - 30):start].split()[-3:] + around[start + len(span):start + len(span) + 25]
+                    .split()[:2]))
             headed = headed or kind == "name" and start in titled_names or \
                 kind == "date" and life_date(lives, text, start) or \
                 subject is not None and described > 0 and head in stems(" ".join(text[subject[1]:].split()[:4]))

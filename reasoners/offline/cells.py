@@ -37,15 +37,20 @@ def identifier_column(cell: Cell) -> bool:
 def cell_fit(cell: Cell, expected: Expected, question_stems: set[str]) -> float:
     """How strongly a cell's header says it holds what is asked.
 
-    It names the head noun (1.0), is a header word of the kind (0.8), or is a column the question names (0.6).
+    It names the head noun (1.0), is a header word of the kind (0.8), or is a column the question names (0.6). A
+    head that is only the kind's own word ('what time does the handover start') names no column: a header naming
+    two of the question's words ('Handover starts') says more than 'Times' (0.9).
     """
     if not cell.header:
         return 0.0
     header = stems(cell.header)
-    if expected.head and stem(expected.head) in header:
+    generic = expected.head == expected.kind
+    if expected.head and stem(expected.head) in header and not generic:
         return 1.0
+    if generic and len(header & question_stems - {stem(expected.head)}) >= 2:
+        return 0.9
     words = set(re.findall(r"[a-z-]+", cell.header.lower()))
-    if words & _KIND_HEADERS.get(expected.kind, set()):
+    if words & _KIND_HEADERS.get(expected.kind, set()) or generic and stem(expected.head) in header:
         return 0.8
     if header & question_stems:
         return 0.6
