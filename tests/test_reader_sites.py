@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.candidates import owner_stems
-from boundloop.reasoners.offline.chains import titled
+from boundloop.reasoners.offline.chains import same_place, titled
 from boundloop.reasoners.offline.spans import finditer
 from tests.reader_fixtures import evidence, short_answer
 
@@ -43,3 +43,26 @@ def test_a_long_title_is_also_the_two_word_name_it_opens_with():
     assert "caddon marsh" in titled("Caddon Marsh Wastewater Treatment Works — Site Guide")
     assert "staff directory" in titled("Staff Directory")
     assert "health safety" not in titled("Health and Safety Policy 2024")  # 'and' joins no name
+
+
+def test_a_street_address_is_asked_for_as_a_kind_of_its_own():
+    assert expected_answer("What's the street address of the office Ines Sandoval works at?").kind == "address"
+    found = {t[s:e] for t in ("Address: 3rd Floor, Clydeview House, 120 Bothwell Street, Glasgow",
+                              "Address: ul. Nabrzeże Bułgarskie 3, 81-341 Gdynia", "Rua da Aviação 18, Alverca",
+                              "Hochbergerstrasse 60C, 4057 Basel", "45 Inner Belt Road, Somerville")
+             for s, e in finditer("address", t)}
+    assert found == {"120 Bothwell Street", "ul. Nabrzeże Bułgarskie 3", "Rua da Aviação 18", "Hochbergerstrasse 60C",
+                     "45 Inner Belt Road"}
+
+
+def test_a_site_abbreviated_in_the_directory_is_the_page_that_spells_it_out():
+    assert same_place("Harwell WTW", "Harwell Water Treatment Works")
+    assert same_place("Dunmore", "Dunmore Office") and not same_place("Dunmore", "Dunmorehead Office")
+    assert not same_place("Harwell WTW", "Site Guide")
+    directory = evidence("dir", "Staff directory", "Name: Reyes, Ada; Department: Field Services; "
+                         "Site: Harwell WTW; Extension: 2120")
+    guide = evidence("site-guide-harwell", "Site Guide — Harwell Water Treatment Works",
+                     "Address: Harwell Water Treatment Works, 4 Mill Lane, Harwell HW2 9AB\nStaff wifi: HWL-OPS", hop=2)
+    other = evidence("site-guide-dunmore", "Site Guide — Dunmore Office", "Address: 12 Wharf Street, Dunmore DN4 7QT",
+                     hop=2)
+    assert short_answer("what's the postcode of the site Ada Reyes is based at?", directory, guide, other) == "HW2 9AB"

@@ -28,6 +28,7 @@ _HEADS: list[tuple[str, str]] = [
     (r"url|web ?(?:site|address|page)|website|link|homepage|domain", "url"),
     (r"rooms?|desks?|floors?|offices? number|seat number", "room"),
     (r"post ?codes?|postal ?codes?|zip(?: ?codes?)?|eircodes?|postcode", "postcode"),
+    (r"address(?:es)?", "address"),
     (r"channels?|command|identifier|id|code|reference|ref|ticket|version|sku|hashtag|ssid|password|key|tag|prefix",
      "code"),
     (r"times?|hours?|o'clock", "time"),
@@ -45,7 +46,7 @@ _HEADS: list[tuple[str, str]] = [
      r"officer|sponsor|minister|king|queen|wife|husband|son|daughter|father|mother|brother|sister|producer|"
      r"designer|architect|engineer|scientist|politician|journalist|presenter|host|character|role", "person"),
     (r"city|cities|country|countries|state|town|region|county|province|place|location|venue|island|river|"
-     r"continent|village|district|address|building|site|campus|airport|station|nationality", "place"),
+     r"continent|village|district|building|site|campus|airport|station|nationality", "place"),
 ]
 _HEAD_KINDS = [(re.compile(rf"^(?:{pattern})$"), kind) for pattern, kind in _HEADS]
 _HEAD_WORDS_SPELLED = frozenset(w for pattern, _ in _HEADS
@@ -89,8 +90,8 @@ class Expected:
     """What a question wants back."""
 
     kind: str
-    """yes_no, choice, person, place, date, time, amount, number, phone, email, url, room, code, postcode, name, list,
-    explanation or other."""
+    """yes_no, choice, person, place, date, time, amount, number, phone, email, url, room, code, postcode, address,
+    name, list, explanation or other."""
     head: str = ""
     """The noun the question asks for ('room', 'extension', 'book'), when it names one."""
     options: tuple[str, ...] = ()

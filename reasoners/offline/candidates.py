@@ -42,7 +42,8 @@ SUBJECT_BONUS = 2.0
 KINDS: dict[str, tuple[str, ...]] = {
     "amount": ("amount", "number"), "number": ("number", "amount"), "date": ("date", "time"), "time": ("time",),
     "phone": ("phone",), "email": ("email",), "url": ("url", "email"), "room": ("room", "code"),
-    "code": ("code", "emphasis"), "postcode": ("postcode",), "person": ("name",), "place": ("name", "room", "locative"),
+    "code": ("code", "emphasis"), "postcode": ("postcode",), "address": ("address",),
+    "person": ("name",), "place": ("name", "room", "locative"),
     "name": ("emphasis", "code", "name"), "other": ("emphasis", "name"), "list": ("emphasis", "name"),
 }
 """The span kinds that can answer each expected kind, likeliest first."""

@@ -179,8 +179,25 @@ _PLACE_HEADERS = re.compile(r"\b(?:site|office|location|branch|base|station|depo
 
 def _places(reading: Reading) -> set[str]:
     """The values of a unit's cells naming where someone or something is ('Site: Glasgow')."""
-    return {name_key(c.value) for c in reading.unit.cells
+    return {c.value.strip() for c in reading.unit.cells
             if c.header and _PLACE_HEADERS.search(c.header) and 0 < len(c.value.split()) <= 4} - {""}
+
+
+def same_place(place: str, title_part: str) -> bool:
+    """Whether a title's part names the place.
+
+    It opens with it ('Glasgow Office' for 'Glasgow'), or spells out the place's abbreviated rest ('Hollinbrook Water
+    Treatment Works' for 'Hollinbrook WTW').
+    """
+    key, part = name_key(place), name_key(title_part)
+    if part == key or part.startswith(f"{key} "):
+        return True
+    first, _, rest = place.strip().partition(" ")
+    words = title_part.split()
+    if not rest or not re.fullmatch(r"[A-Z][A-Za-z]{1,5}", rest) or not words or name_key(words[0]) != name_key(first):
+        return False
+    initials = "".join(w[0] for w in words[1:] if w[:1].isupper())
+    return initials == "".join(c for c in rest if c.isupper())
 
 
 def _named_again(text: str, earlier: set[str]) -> set[str]:
@@ -251,10 +268,10 @@ class _Index:
             for r in self.readings:
                 if r.unit.evidence.doc_id != doc and id(r) not in found and self.names.mentions(r, key):
                     found[id(r)] = r
-        subject = name_key(_TITLE_PARTS.split(target.unit.evidence.title, maxsplit=1)[0])
+        parts = [part for part in _TITLE_PARTS.split(target.unit.evidence.title) if part.strip()]
         for r in self.readings:  # 'Site: Glasgow' in a directory row leads to the 'Glasgow Office' page
             if r.unit.evidence.doc_id != doc and id(r) not in found and any(
-                    subject == place or subject.startswith(f"{place} ") for place in _places(r)):
+                    same_place(place, part) for place in _places(r) for part in parts):
                 found[id(r)] = r
         if (previous := self.names.follows.get(id(target))) is not None:
             found[id(previous)] = previous

@@ -199,7 +199,7 @@ def _candidates(case: Case) -> list[Chain]:
     head = case.expected.head
     if head and (members := [c for c in found if c.answer and in_class(head, c.answer)]):
         found = members  # 'What sport does the first openly gay athlete play?': 'soccer', not the athlete's name
-    if case.expected.kind in LITERAL_KINDS and (valued := [c for c in found if c.answer]):
+    if case.expected.kind in LITERAL_KINDS | {"address"} and (valued := [c for c in found if c.answer]):
         found = valued  # a postcode is answered by a chain ending at a postcode, not by one ending at its site
     if case.expected.kind == "list":  # no list found: a passage may still answer, if it names what is listed
         stemmed = stem(head) if head else ""

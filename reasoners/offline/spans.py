@@ -81,6 +81,12 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "room": re.compile(r"\b(?:room|desk|office|suite|floor|seat|level)\s+[A-Z]?\d+(?:[.-]\d+)*[A-Z]?\b"
                        r"|(?<![\w.+-])\d{1,2}[.-]\d{2,3}[A-Z]?(?![\w.-]|\.\d)"
                        r"|(?<![\w.+-])(?-i:[A-Z]{1,2}-?[A-Z]?\d{1,2}[.-]\d{2,3}[A-Z]?)(?![\w.-]|\.\d)", re.IGNORECASE),
+    "address": re.compile(  # a street line: '120 Bothwell Street, Glasgow G2 7JP', 'ul. Nabrzeże Bułgarskie 3'
+        r"\b\d{1,4}[A-Za-z]?,?\s+(?:[A-ZÀ-Þ][\w'’.-]+\s+){0,3}(?:Street|Road|Rd|Lane|Way|Avenue|Ave|Drive|"
+        r"Place|Square|Court|Grove|Park|Boulevard|Quay|Wharf|Row|Terrace|Crescent|Close|Gardens|Hill|Parade)\b"
+        r"|\b(?:ul\.|Rua|Av\.|Avenida|Via|Viale|Calle|Rue|Boulevard)\s+[^,;\n]{2,40}?\s\d{1,4}[A-Za-z]?\b"
+        r"|\b[A-ZÀ-Þ][a-zà-ÿ]+(?:strasse|straße|weg|gracht|laan|plein|kade|gasse|vej|gata|gatan|veien)\s\d{1,4}[A-Za-z]?\b"
+    ),
     "postcode": re.compile(
         r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b"  # British: 'MG9 6LE', 'SW1A 1AA'
         r"|\b[A-Z]\d{2}\s?[A-Z\d]{4}\b"  # Irish Eircode: 'D02 X285'
