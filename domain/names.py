@@ -49,3 +49,12 @@ def split_names(query: str) -> list[str]:
 def join_names(names: list[str]) -> str:
     """A title query's text from names (the inverse of `split_names`)."""
     return f" {NAME_SEPARATOR} ".join(n.replace(NAME_SEPARATOR, " ").strip() for n in names if n.strip())
+
+
+_SURNAME_FIRST = re.compile(r"([A-ZÀ-Þ][\w'’-]+(?: [A-ZÀ-Þ][\w'’-]+)?), ([A-ZÀ-Þ][\w'’.-]+(?: [A-ZÀ-Þ][\w'’.-]+)?)")
+
+
+def in_order(value: str) -> str:
+    """A name a directory lists surname first, as people write it: 'Okafor, Fenella' is 'Fenella Okafor'."""
+    match = _SURNAME_FIRST.fullmatch(value.strip())
+    return f"{match.group(2)} {match.group(1)}" if match else value

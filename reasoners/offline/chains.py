@@ -13,10 +13,11 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from boundloop.domain.names import normalise_name, title_keys
+from boundloop.domain.names import in_order, title_keys
 from boundloop.domain.text import entities, name_spans, stems
 from boundloop.policies.deadline import within
 from boundloop.reasoners.offline.name_roles import nationality
+from boundloop.reasoners.offline.places import name_key, places, same_place
 from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, coverage, doer_lead, doer_verb
 from boundloop.reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
 from boundloop.reasoners.offline.spans import finditer
@@ -36,12 +37,6 @@ _NOT_HEADS = frozenset("""head chief team office director manager lead vice seni
 your their this that each every all any new old first last next main north south east west central""".split())
 _CONNECTORS = frozenset("of the and for de da van von du la le del der".split())
 _NOT_OPENERS = frozenset("the a an this that these those it its our your their all each every".split())
-_AND = re.compile(r" and (?=\w)")
-
-
-def name_key(name: str) -> str:
-    """A name as chains compare it: 'Parking & Security Manager' is the 'Parking and Security Manager'."""
-    return _AND.sub(" ", normalise_name(name))
 
 
 _PRONOUN = re.compile(r"^(she|he|her|his|it|its|they|their|this|these)\b", re.I)
@@ -173,33 +168,6 @@ def _pointed_cells(reading: Reading) -> set[str]:
     return found - {""}
 
 
-_PLACE_HEADERS = re.compile(r"\b(?:site|office|location|branch|base|station|depot|store|terminal|campus|school|"
-                            r"building|works|plant)\b", re.I)
-
-
-def _places(reading: Reading) -> set[str]:
-    """The values of a unit's cells naming where someone or something is ('Site: Glasgow')."""
-    return {c.value.strip() for c in reading.unit.cells
-            if c.header and _PLACE_HEADERS.search(c.header) and 0 < len(c.value.split()) <= 4} - {""}
-
-
-def same_place(place: str, title_part: str) -> bool:
-    """Whether a title's part names the place.
-
-    It opens with it ('Glasgow Office' for 'Glasgow'), or spells out the place's abbreviated rest ('Hollinbrook Water
-    Treatment Works' for 'Hollinbrook WTW').
-    """
-    key, part = name_key(place), name_key(title_part)
-    if part == key or part.startswith(f"{key} "):
-        return True
-    first, _, rest = place.strip().partition(" ")
-    words = title_part.split()
-    if not rest or not re.fullmatch(r"[A-Z][A-Za-z]{1,5}", rest) or not words or name_key(words[0]) != name_key(first):
-        return False
-    initials = "".join(w[0] for w in words[1:] if w[:1].isupper())
-    return initials == "".join(c for c in rest if c.isupper())
-
-
 def _named_again(text: str, earlier: set[str]) -> set[str]:
     """The earlier full names a sentence opens by naming again in part ('Jonas sits...' after 'Jonas Weber')."""
     opening = re.match(r"([A-Z][\w'’-]+)\b", text)
@@ -214,15 +182,6 @@ def _named_again(text: str, earlier: set[str]) -> set[str]:
 def names_of(text: str) -> set[str]:
     """The whole names a text mentions, normalised ('IT Service Desk', not also 'Service Desk' or 'Desk')."""
     return {name_key(text[s:e]) for s, e in finditer("name", text)} - {""}
-
-
-_SURNAME_FIRST = re.compile(r"([A-ZÀ-Þ][\w'’-]+(?: [A-ZÀ-Þ][\w'’-]+)?), ([A-ZÀ-Þ][\w'’.-]+(?: [A-ZÀ-Þ][\w'’.-]+)?)")
-
-
-def in_order(value: str) -> str:
-    """A name a directory lists surname first, as people write it: 'Okafor, Fenella' is 'Fenella Okafor'."""
-    match = _SURNAME_FIRST.fullmatch(value.strip())
-    return f"{match.group(2)} {match.group(1)}" if match else value
 
 
 def subjects_of(reading: Reading) -> set[str]:
@@ -271,7 +230,7 @@ class _Index:
         parts = [part for part in _TITLE_PARTS.split(target.unit.evidence.title) if part.strip()]
         for r in self.readings:  # 'Site: Glasgow' in a directory row leads to the 'Glasgow Office' page
             if r.unit.evidence.doc_id != doc and id(r) not in found and any(
-                    same_place(place, part) for place in _places(r) for part in parts):
+                    same_place(place, part) for place in places(r) for part in parts):
                 found[id(r)] = r
         if (previous := self.names.follows.get(id(target))) is not None:
             found[id(previous)] = previous

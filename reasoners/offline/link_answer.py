@@ -11,7 +11,8 @@ import re
 from boundloop.domain.text import entities, stem, stems
 from boundloop.reasoners.offline.answer_types import Expected
 from boundloop.reasoners.offline.candidates import best, candidates
-from boundloop.reasoners.offline.chains import Chain, name_key, subjects_of, titled
+from boundloop.reasoners.offline.chains import Chain, subjects_of, titled
+from boundloop.reasoners.offline.places import name_key
 
 STRONG_SUBJECT, WEAK_VALUE = 0.8, 0.3
 """Rule scores: an earlier unit's subject this strong answers in place of a last unit's value this weak."""

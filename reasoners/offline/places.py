@@ -1,0 +1,46 @@
+"""Where someone or something is: a directory row's site, and the page about that site.
+
+'Site: Glasgow' in a directory row is the 'Glasgow Office – Site Information' page's place; 'Site: Hollinbrook WTW' is
+the 'Site Guide — Hollinbrook Water Treatment Works' page's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from boundloop.domain.names import normalise_name
+from boundloop.reasoners.offline.reading import Reading
+
+_AND = re.compile(r" and (?=\w)")
+
+
+def name_key(name: str) -> str:
+    """A name as chains compare it: 'Parking & Security Manager' is the 'Parking and Security Manager'."""
+    return _AND.sub(" ", normalise_name(name))
+
+
+_PLACE_HEADERS = re.compile(r"\b(?:site|office|location|branch|base|station|depot|store|terminal|campus|school|"
+                            r"building|works|plant)\b", re.I)
+
+
+def places(reading: Reading) -> set[str]:
+    """The values of a unit's cells naming where someone or something is ('Site: Glasgow')."""
+    return {c.value.strip() for c in reading.unit.cells
+            if c.header and _PLACE_HEADERS.search(c.header) and 0 < len(c.value.split()) <= 4} - {""}
+
+
+def same_place(place: str, title_part: str) -> bool:
+    """Whether a title's part names the place.
+
+    It opens with it ('Glasgow Office' for 'Glasgow'), or spells out the place's abbreviated rest ('Hollinbrook Water
+    Treatment Works' for 'Hollinbrook WTW').
+    """
+    key, part = name_key(place), name_key(title_part)
+    if part == key or part.startswith(f"{key} "):
+        return True
+    first, _, rest = place.strip().partition(" ")
+    words = title_part.split()
+    if not rest or not re.fullmatch(r"[A-Z][A-Za-z]{1,5}", rest) or not words or name_key(words[0]) != name_key(first):
+        return False
+    initials = "".join(w[0] for w in words[1:] if w[:1].isupper())
+    return initials == "".join(c for c in rest if c.isupper())
