@@ -10,8 +10,9 @@ from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.answerability import names_absent
 from boundloop.reasoners.offline.clauses import requested
 from boundloop.reasoners.offline.drafting import best_chains
+from boundloop.reasoners.offline.extractive import read_answer
 from boundloop.reasoners.offline.spans import PATTERNS
-from tests.reader_fixtures import evidence
+from tests.reader_fixtures import evidence, short_answer
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -195,3 +196,12 @@ def test_what_time_takes_the_column_the_question_names_not_the_times_column():
         == "05:50"
     assert best_chains("What time does the late shift start in the packing hall?", lookup, [rota])[1][0].answer \
         == "14:00 – 22:00"  # the shift's times, of which the start is read
+
+
+def test_a_band_asked_of_a_row_with_bounds_in_columns_is_its_minimum_to_maximum():
+    bands = evidence("bands", "Salary bands 2025", "Grade: P1; Role: Picker I; Minimum: €1,050; Midpoint: €1,120; "
+                     "Maximum: €1,190\nGrade: P2; Role: Picker II; Minimum: €1,190; Midpoint: €1,265; Maximum: €1,340")
+    lookup = Understanding(query_class="lookup")
+    assert short_answer("what's the pay band for a Picker II?", bands) == "€1,190 – €1,340"
+    assert short_answer("what's the maximum pay for a Picker II?", bands) == "€1,340"  # one bound asked: one value
+    assert read_answer("what's the pay band for a Picker II?", lookup, [bands]).draft.claims

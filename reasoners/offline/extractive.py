@@ -16,6 +16,7 @@ from boundloop.domain.text import stem, stems
 from boundloop.reasoners.offline.acronyms import in_full
 from boundloop.reasoners.offline.answer_types import Expected, expected_answer, head_phrase
 from boundloop.reasoners.offline.answerability import Similarity
+from boundloop.reasoners.offline.bands import band_of
 from boundloop.reasoners.offline.case import Case, Decision, Rule, named
 from boundloop.reasoners.offline.chains import Chain, chains
 from boundloop.reasoners.offline.changes import changed_value
@@ -237,6 +238,7 @@ def _by_chain(case: Case, passages: bool = False) -> Decision:
                          case)
         return replace(decision, note=settled.note)
     short = chain_answer(best, case.expected, case.question) if case.expected.wants_value else None
+    short = band_of(best.last.unit, case.expected) or short  # 'the pay band': 'EUR 1,180 – EUR 1,330', both columns
     cited, extra = list(best.readings), []
     if full := in_full(short, [r.unit.plain for r in case.readings], case.question):
         short = full[0]  # 'SARS' asked for in full: 'Severe acute respiratory syndrome', cited where it is spelled
