@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from boundloop.domain.models import Evidence, Understanding
 from boundloop.reasoners.offline.extractive import IN_FORCE, read_answer
-from boundloop.reasoners.offline.in_force import provisional, statement_date
+from boundloop.reasoners.offline.in_force import provisional, same_value, statement_date
 from boundloop.reasoners.offline.units import units_of
 
 LOOKUP = Understanding(query_class="lookup")
@@ -132,3 +132,8 @@ def test_other_fields_and_other_places_are_no_rivals():
     singapore = dated("news", "Newsletter", "The Singapore fire drill is on 6 November 2024.", "2024-09-01")
     decision = read_answer("When is the Cambridge fire drill?", LOOKUP, [cambridge, singapore])
     assert decision.draft.short_answer == "15 October 2024" and not decision.note
+
+
+def test_values_are_one_when_one_holds_the_other_word_for_word():
+    assert same_value("£38.50", "£38.50 per night") and same_value("every 2 hours", "2 hours")
+    assert not same_value("£5", "£50") and not same_value("2 hours", "12 hours")

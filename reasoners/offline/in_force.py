@@ -143,9 +143,9 @@ def _unit_words(value: str) -> str:
 
 
 def same_value(a: str, b: str) -> bool:
-    """Whether two values are one: '£38.50' and '£38.50 per night', '2 hours' and 'every 2 hours'."""
-    mine, theirs = _plain(a), _plain(b)
-    return bool(mine and theirs) and (mine in theirs or theirs in mine)
+    """Whether two values are one: '£38.50' and '£38.50 per night', '2 hours' and 'every 2 hours' (not £5 and £50)."""
+    mine, theirs = f" {_plain(a)} ", f" {_plain(b)} "
+    return bool(mine.strip() and theirs.strip()) and (mine in theirs or theirs in mine)
 
 
 @dataclass(frozen=True)
