@@ -205,3 +205,12 @@ def test_a_band_asked_of_a_row_with_bounds_in_columns_is_its_minimum_to_maximum(
     assert short_answer("what's the pay band for a Picker II?", bands) == "€1,190 – €1,340"
     assert short_answer("what's the maximum pay for a Picker II?", bands) == "€1,340"  # one bound asked: one value
     assert read_answer("what's the pay band for a Picker II?", lookup, [bands]).draft.claims
+
+
+def test_a_note_in_brackets_after_a_fields_value_is_not_part_of_it():
+    guide = evidence("it", "IT & connectivity", "## IT Service Desk\n- Extension: **4100** (from any company phone, "
+                     "all sites)\n- E-mail: servicedesk@example.com\nPlease do not call members of the IT team on "
+                     "their direct extensions for new problems.")
+    directory = evidence("dir", "Staff directory", "Name: Ana Reis; Department: Executive; Site: Head office; "
+                         "Extension: 4001; Room: A2.01", score=0.02)
+    assert short_answer("whats the IT service desk extension", guide, directory) == "4100"

@@ -304,14 +304,19 @@ def owner_stems(question: str, head: str) -> set[str]:
     return {stem(word.lower()) for word in found}
 
 
+_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
+"""A note in brackets after a cell's value ('2100 (from any Aurell phone, all stations)')."""
+
+
 def _cell_values(unit: Unit, expected: Expected, question_stems: set[str], text: str) -> list[Candidate]:
     """Whole cells as the answer to a who/what question, when their header names what is asked."""
     found = []
     for cell in unit.cells:
         fit = cell_fit(cell, expected, question_stems)
-        if expected.kind in LITERAL_KINDS and not literal(cell.value, expected.kind):
+        value = _NOTE.sub("", cell.value) or cell.value  # 'Extension: 2100 (from any phone)': the value, not its note
+        if expected.kind in LITERAL_KINDS and not literal(value, expected.kind):
             continue  # 'Extension range: 5xxx' names no extension
         # a question of no known kind takes the cell of the column it names ('sunday enhancement for band 3?')
-        if fit >= (0.6 if expected.kind == "other" else 0.8) and not stems(cell.value) <= question_stems:
-            found.append(Candidate(cell.value, max(text.find(cell.value), 0), "cell", CELL_RANK, fit, 0.0, 0.0))
+        if fit >= (0.6 if expected.kind == "other" else 0.8) and not stems(value) <= question_stems:
+            found.append(Candidate(value, max(text.find(value), 0), "cell", CELL_RANK, fit, 0.0, 0.0))
     return found
