@@ -143,17 +143,9 @@ _LIST_PARTS = re.compile(r",\s|;\s|\s/\s")
 
 
 def titled(title: str) -> set[str]:
-    """A document's title keys, and its subject: the part before ' - ' or ': ' ('Legal Contract Desk').
-
-    A subject of three words or more opening with a two-word name is also that name: 'Caddon Marsh Wastewater
-    Treatment Works' is the 'Caddon Marsh' a directory row calls 'Caddon Marsh WwTW'.
-    """
-    written = _TITLE_PARTS.split(title, maxsplit=1)[0]
-    subject = name_key(written)
-    words = written.split()
-    short = {name_key(" ".join(words[:2]))} if len(words) >= 3 and all(
-        w[:1].isupper() and w.lower() not in _CONNECTORS for w in words[:2]) else set()
-    return title_keys(title) | ({subject} if subject else set()) | short
+    """A document's title keys, and its subject: the part before ' - ' or ': ' ('Legal Contract Desk')."""
+    subject = name_key(_TITLE_PARTS.split(title, maxsplit=1)[0])
+    return title_keys(title) | ({subject} if subject else set())
 
 
 def _pointed_cells(reading: Reading) -> set[str]:

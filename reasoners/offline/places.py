@@ -32,15 +32,16 @@ def places(reading: Reading) -> set[str]:
 def same_place(place: str, title_part: str) -> bool:
     """Whether a title's part names the place.
 
-    It opens with it ('Glasgow Office' for 'Glasgow'), or spells out the place's abbreviated rest ('Hollinbrook Water
-    Treatment Works' for 'Hollinbrook WTW').
+    It opens with it ('Glasgow Office' for 'Glasgow'), or spells out the place's abbreviated end ('Hollinbrook Water
+    Treatment Works' for 'Hollinbrook WTW', 'Caddon Marsh Wastewater Treatment Works' for 'Caddon Marsh WwTW').
     """
     key, part = name_key(place), name_key(title_part)
     if part == key or part.startswith(f"{key} "):
         return True
-    first, _, rest = place.strip().partition(" ")
+    *named, abbreviation = place.split()
     words = title_part.split()
-    if not rest or not re.fullmatch(r"[A-Z][A-Za-z]{1,5}", rest) or not words or name_key(words[0]) != name_key(first):
+    if not named or not re.fullmatch(r"[A-Z][A-Za-z]{1,5}", abbreviation) or len(words) <= len(named) or \
+            name_key(" ".join(words[:len(named)])) != name_key(" ".join(named)):
         return False
-    initials = "".join(w[0] for w in words[1:] if w[:1].isupper())
-    return initials == "".join(c for c in rest if c.isupper())
+    initials = "".join(w[0] for w in words[len(named):] if w[:1].isupper())
+    return initials == "".join(c for c in abbreviation if c.isupper())

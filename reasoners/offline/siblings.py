@@ -16,11 +16,15 @@ from boundloop.domain.text import stems
 from boundloop.domain.words import content_terms
 from boundloop.reasoners.offline.reading import Reading
 
+_COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+"
 _DISTRIBUTIVE = re.compile(
-    r"\b(?:(?:each|every)\s+(?:of\s+)?(?:(?:our|the|your|its)\s+)?|all\s+(?:of\s+)?(?:our|the|your|its)\s+)(?:(?:two|three|four|five|six|seven|eight|nine|"
-    r"ten|\d+)\s+)?((?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?=,?\s*(?:(?:please|pls|thanks)\b)?\s*[?.!]*\s*$)", re.I)
-"""'at each of our sites', 'for every site', 'each of our three treatment works': the family the list runs over,
-ending the question (so neither 'Do all staff need a badge?' nor '... list each share. Go ahead.' is one)."""
+    r"\b(?:(?:each|every)\s+(?:of\s+)?(?:(?:our|the|your|its)\s+)?|all\s+(?:of\s+)?(?:our|the|your|its)\s+"
+    rf"|all\s+(?={_COUNT})|(?:(?<=\bof\s)|(?<=\bat\s)|(?<=\bfor\s)|(?<=\bin\s)|(?<=\bacross\s))(?:our|your)\s+"
+    rf"(?={_COUNT}))(?:{_COUNT})?"
+    r"((?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?=,?\s*(?:(?:please|pls|thanks)\b)?\s*[?.!]*\s*$)", re.I)
+"""'at each of our sites', 'for every site', 'each of our three treatment works', 'for all four sites', 'of our three
+terminals': the family the list runs over, ending the question (so neither 'Do all staff need a badge?' nor '... list
+each share. Go ahead.' is one)."""
 MIN_DOCUMENTS = 2
 MAX_ITEMS = 12
 FIELD_SHARE = 0.4
