@@ -13,8 +13,7 @@ import random
 import pytest
 
 from boundloop.domain.models import Conflict, Evidence, SubQuery, Understanding
-from boundloop.domain.text import stem, stems, topic_words, values
-from boundloop.policies.instructions import data_sentences
+from boundloop.domain.text import stems, topic_words
 from boundloop.reasoners.offline import assess
 from boundloop.reasoners.offline.extractive import read_answer
 from boundloop.reasoners.offline.units import passage_stems, units_of
@@ -87,13 +86,7 @@ def test_a_chunk_is_read_once_for_all_its_units_and_a_row_not_in_its_sibling_row
 def _conflicts_pair_by_pair(question: str, evidence: list[Evidence]) -> list[Conflict]:
     """`assess.find_conflicts` as it was, comparing every pair of rows: what the index must find, in order."""
     keys = stems(question)
-    rows = []
-    for e in evidence:
-        for sentence in data_sentences(e.text):
-            found = set(values(sentence))
-            context = stems(sentence) - {stem(v.lower()) for v in found}
-            if found and len(context & keys) >= max(2, len(keys) // 2):
-                rows.append((e, found, context, sentence))
+    rows = assess.conflict_rows(question, evidence)
     conflicts: list[Conflict] = []
     for i, (a, va, ca, said) in enumerate(rows):
         for b, vb, cb, _ in rows[i + 1:]:

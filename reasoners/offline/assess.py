@@ -77,8 +77,12 @@ def _similar_later(sets: list[set[str]]) -> Callable[[int], list[int]]:
     return lambda i: sorted({j for word in prefixes[i] for j in holding[word][bisect_right(holding[word], i):]})
 
 
-def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
-    """Sentences from different documents that say the same thing about the question with different values."""
+ConflictRow = tuple[Evidence, set[str], set[str], str]
+"""A sentence that may conflict: its evidence, its values, its other words, the sentence."""
+
+
+def conflict_rows(question: str, evidence: list[Evidence]) -> list[ConflictRow]:
+    """The sentences giving a value with at least half of the question's words (two at least) beside it."""
     keys = stems(question)
     rows = []
     for e in evidence:
@@ -87,6 +91,13 @@ def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
             context = stems(sentence) - {stem(v.lower()) for v in found}
             if found and len(context & keys) >= max(2, len(keys) // 2):
                 rows.append((e, found, context, sentence))
+    return rows
+
+
+def find_conflicts(question: str, evidence: list[Evidence]) -> list[Conflict]:
+    """Sentences from different documents that say the same thing about the question with different values."""
+    keys = stems(question)
+    rows = conflict_rows(question, evidence)
     conflicts: list[Conflict] = []
     similar = _similar_later([context for _, _, context, _ in rows])
     for i, (a, va, ca, said) in enumerate(rows):
