@@ -346,3 +346,16 @@ def test_a_sentence_saying_we_do_not_use_something_does_not_supersede_its_docume
     assert fluids and not any(u.superseded for u in fluids)
     for banner in ("DO NOT USE - replaced in 2025", "Do not use this version for new requests."):
         assert all(u.superseded for u in units_of(evidence("old", "Washing runbook", f"{banner}\nGrade 2."), False))
+
+
+def test_how_many_of_a_unit_of_time_takes_a_value_in_that_unit():
+    from boundloop.reasoners.offline.measures import measure_units
+
+    weeks = measure_units("How many weeks of parental leave do employees in Oslo get?")
+    assert weeks is not None and weeks.search("16 weeks") and not weeks.search("41 hours per week")
+    days = measure_units("How many days annual leave do control room staff get?")
+    assert days is not None and days.search("25 working days") and not days.search("30 minutes")
+    hours = measure_units("how many hours is a night shift?")
+    assert hours is not None and hours.search("12 h")
+    assert short_answer("How many weeks of parental leave do employees in Oslo get?",
+                        evidence("hours", "Oslo office", "Employees in Oslo work 41 hours per week.")) is None

@@ -32,6 +32,10 @@ _MEASURES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 """Questions asking a measure, and the units its value is given in ('how wide is the river': '400 m', not
 '300 m3/s'; 'how long' asks a length, of a password too, or a duration)."""
+_HOW_MANY_UNITS = re.compile(r"\bhow many\s+(?:(?:working|business|calendar|full|school)\s+)?(seconds|minutes|hours|"
+                             r"days|nights|weeks|months|years)\b", re.I)
+"""'How many weeks of parental leave': weeks, not '41 hours per week'; 'how many days' is not '30 minutes'."""
+_COUNTED_UNITS = {"hours": r"hours?|hrs?|h", "minutes": r"minutes?|mins?", "seconds": r"seconds?|secs?"}
 _NAMED_MEASURES: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"length", "duration"}), f"{_LENGTH}|{_DURATION}"),
     (frozenset({"temperature", "temp"}), _TEMPERATURE),
@@ -54,7 +58,9 @@ def measure_units(question: str) -> re.Pattern[str] | None:
     length. Kept per question: every unit of the evidence asks it again.
     """
     asked_for = set(head_phrase(interrogative(unabbreviated(question))))
-    units = next((u for asked, u in _MEASURES if asked.search(question)), None) or \
+    counted = (match.group(1).lower() if (match := _HOW_MANY_UNITS.search(question)) else "")
+    units = (_COUNTED_UNITS.get(counted, rf"{counted[:-1]}s?") if counted else None) or \
+        next((u for asked, u in _MEASURES if asked.search(question)), None) or \
         next((u for nouns, u in _NAMED_MEASURES if nouns & asked_for), None)
     if units is None:
         return None
