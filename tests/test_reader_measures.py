@@ -359,3 +359,11 @@ def test_how_many_of_a_unit_of_time_takes_a_value_in_that_unit():
     assert hours is not None and hours.search("12 h")
     assert short_answer("How many weeks of parental leave do employees in Oslo get?",
                         evidence("hours", "Oslo office", "Employees in Oslo work 41 hours per week.")) is None
+
+
+def test_a_mobile_number_is_no_desk_extension():
+    directory = evidence("dir", "Staff directory", "Name: Ola Berg; Role: Chief Underwriting Officer; Extension: 2201")
+    assert short_answer("what's Ola Berg's mobile number?", directory) is None
+    assert short_answer("what's Ola Berg's extension?", directory) == "2201"
+    phones = evidence("phones", "Company phones", "Name: Ola Berg; Mobile: +44 7700 900123; Extension: 2201")
+    assert short_answer("what's Ola Berg's mobile number?", phones) == "+44 7700 900123"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from boundloop.reasoners.offline.answer_types import expected_answer
-from boundloop.reasoners.offline.candidates import owner_stems
 from boundloop.reasoners.offline.chains import titled
 from boundloop.reasoners.offline.places import same_place
+from boundloop.reasoners.offline.ruled_out import owner_stems
 from boundloop.reasoners.offline.spans import finditer
 from tests.reader_fixtures import evidence, short_answer
 

@@ -32,6 +32,7 @@ from boundloop.reasoners.offline.name_roles import (
     unasked_nickname,
 )
 from boundloop.reasoners.offline.ranges import amounts
+from boundloop.reasoners.offline.ruled_out import acronym, asks_mobile, mobile_number, owner_stems
 from boundloop.reasoners.offline.spans import finditer, has_year, life_date, life_events, year_in
 from boundloop.reasoners.offline.stated import LITERAL_KINDS, stated_by_question
 from boundloop.reasoners.offline.units import Unit, plain
@@ -62,7 +63,6 @@ LED_BONUS, ALIGNED_BONUS, AGENT_PENALTY, YEARLESS_PENALTY, ROLE_PENALTY = 0.1, 1
 for 'when' ('31 July' beside '20 July 1981'), is a tie-breaker."""
 _VALUE_KINDS = frozenset({"time", "date", "amount", "number", "phone", "email", "url", "room", "code", "postcode"})
 """Kinds a sentence often gives two of, one per verb ('opens at 07:30 and closes at 19:00')."""
-_ACRONYM = re.compile(r"[A-Z][A-Z&]{1,5}s?")
 CELL_RANK = 3
 """The kind rank of a whole cell offered as the answer (after every span kind)."""
 _UPPER = re.compile(r"\b(?:up to|at most|no more than|not more than|(?:not|never) (?:to )?exceed|a maximum of|"
@@ -144,6 +144,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
     conditioned = expected.kind == "number" and bool(amounts(question))
     measured = measure_units(question) if expected.kind == "number" else None
+    mobile = expected.kind == "phone" and asks_mobile(question)
     counting = re.search(r"\bhow many\b(?!\s+(?:per ?cent|percentage))", question, re.I) is not None
     """A count asked under an amount ('quotes for a EUR 7,000 purchase'): the text's amounts are its conditions."""
     subject = _defined(text)
@@ -178,7 +179,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if kind == "name" and unasked_nationality(span, question) or \
                     kind == "emphasis" and unasked_nickname(text, start, end, question):
                 continue  # 'British' is no actor's name; '"Doug"' is part of 'Lyle Douglas "Doug" Basham'
-            if expected.kind == "person" and _ACRONYM.fullmatch(span):
+            if expected.kind == "person" and acronym(span):
                 continue  # 'DA', 'CUO': an acronym names a thing or a role, never a person
             if expected.kind == "person" and " and " in span:  # the first of two ('King of Poland and Grand Duke')
                 span = span.split(" and ")[0]
@@ -242,6 +243,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
         spans_found = {c.text for c in found}
         named = question_stems - owner_stems(question, expected.head)
         found += [c for c in _cell_values(unit, expected, named, text) if c.text not in spans_found]
+    if mobile:  # a desk's 'ext. 2201' is no mobile number
+        found = [c for c in found if mobile_number(c.text)]
     return found
 
 
@@ -290,18 +293,6 @@ def _defined(text: str) -> tuple[int, int] | None:
         if match:
             return start, match.end()
     return None
-
-
-def owner_stems(question: str, head: str) -> set[str]:
-    """The words naming whose `head` is asked ('site' of 'the postcode for the site Fenella works from').
-
-    Their column holds the owner, not the value: 'Site: Caddon Marsh' is where the postcode is, not the postcode.
-    """
-    if not head:
-        return set()
-    found = re.findall(rf"\b{re.escape(head)}\w*\s+(?:for|of|at)\s+(?:(?:the|a|an|our|this|that|my|your|his|her|"
-                       rf"their)\s+)?([a-z][\w-]*)", question, re.IGNORECASE)
-    return {stem(word.lower()) for word in found}
 
 
 _NOTE = re.compile(r"\s*\([^()]*\)\s*$")
