@@ -395,7 +395,7 @@ def test_an_acronym_reads_as_the_words_the_documents_spell_it_with():
     ("Which room does the person who runs the Travel Desk sit in?", "sit"),
 ])
 def test_the_asked_verb(question, verb):
-    from boundloop.reasoners.offline.reading import asked_verb
+    from boundloop.reasoners.offline.verbs import asked_verb
 
     assert asked_verb(question) == verb
 

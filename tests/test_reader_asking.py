@@ -131,7 +131,8 @@ def test_a_roles_title_is_told_from_a_name(span, role):
 
 
 def test_a_misspelt_head_noun_is_read_as_spelled():
-    from boundloop.reasoners.offline.answer_types import expected_answer, spelled
+    from boundloop.reasoners.offline.answer_types import expected_answer
+    from boundloop.reasoners.offline.head_nouns import spelled
 
     assert spelled("extention") == "extension" and spelled("adress") == "address"
     assert spelled("location") == "location" and spelled("steps") == "steps"

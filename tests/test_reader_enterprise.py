@@ -363,7 +363,7 @@ def test_a_bridge_already_searched_with_its_terms_is_searched_again_by_its_name_
 
 
 def test_chains_read_an_ampersand_as_and():
-    from boundloop.reasoners.offline.chains import names_of
+    from boundloop.reasoners.offline.unit_names import names_of
     assert names_of("approved by the Parking and Security Manager") == names_of("the Parking & Security Manager")
 
 

@@ -7,8 +7,8 @@ from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.bridges import names_in
 from boundloop.reasoners.offline.candidates import candidates
 from boundloop.reasoners.offline.drafting import best_chains
-from boundloop.reasoners.offline.reading import doer_lead, doer_verb
 from boundloop.reasoners.offline.units import units_of
+from boundloop.reasoners.offline.verbs import doer_lead, doer_verb
 from tests.reader_fixtures import evidence, short_answer
 
 FAQ = evidence("faq", "Pay FAQ", "### Can I borrow against my salary?\nOnce a year, up to half your net pay. Salary "

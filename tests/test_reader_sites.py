@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from boundloop.reasoners.offline.answer_types import expected_answer
-from boundloop.reasoners.offline.chains import titled
 from boundloop.reasoners.offline.places import same_place
 from boundloop.reasoners.offline.ruled_out import owner_stems
 from boundloop.reasoners.offline.spans import finditer
+from boundloop.reasoners.offline.unit_names import titled
 from tests.reader_fixtures import evidence, short_answer
 
 DIRECTORY = evidence("dir", "Staff directory", "Name: Sandoval, Ines; Job title: Claims Lead; Site: Dunmore; "

@@ -7,7 +7,6 @@ approves...' a person or a role, 'How do I...' an explanation (no short answer).
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from dataclasses import dataclass
@@ -16,57 +15,12 @@ from boundloop.domain.words import content_terms
 from boundloop.reasoners.offline.choices import choice_options
 from boundloop.reasoners.offline.clauses import ASKING, interrogative
 from boundloop.reasoners.offline.deadlines import DUE_SPEED
+from boundloop.reasoners.offline.head_nouns import HEAD_KINDS, respelled, spelled
 
 _HEAD_WORDS = r"(?:what|which|whose)"
 _SKIP = {"is", "are", "was", "were", "the", "a", "an", "name", "names", "of", "kind", "type", "sort", "exact", "s",
          "does", "do", "did", "has", "have", "will", "can", "should"}
 
-# head noun -> kind; checked in order, first match wins
-_HEADS: list[tuple[str, str]] = [
-    (r"extensions?|phone|telephone|mobile|cell|bleeps?|pagers?|numbers? (?:to|do i|should i|i) call", "phone"),
-    (r"e-?mail|mailbox|inbox", "email"),
-    (r"url|web ?(?:site|address|page)|website|link|homepage|domain", "url"),
-    (r"rooms?|desks?|floors?|offices? number|seat number", "room"),
-    (r"post ?codes?|postal ?codes?|zip(?: ?codes?)?|eircodes?|postcode", "postcode"),
-    (r"address(?:es)?", "address"),
-    (r"channels?|command|identifier|id|code|reference|ref|ticket|version|sku|hashtag|ssid|password|key|tag|prefix",
-     "code"),
-    (r"times?|hours?|o'clock", "time"),
-    (r"years?|dates?|days?|months?|decade|century|deadline|weekday", "date"),
-    (r"costs?|prices?|fees?|salary|salaries|allowances?|budgets?|amounts?|revenue|deductibles?|stipends?|bonus(?:es)?|"
-     r"limits?|caps?|ceilings?|thresholds?|spend|spending|reimbursement|payment|compensation|pay|rates?|wages?|"
-     r"fines?|turnover|per diems?|"
-     r"profit|income|sales|valuation|value|funding|grant", "amount"),
-    (r"numbers?|percentage|percent|share|capacity|count|population|age|height|length|size|duration|period|"
-     r"turnaround|quantity|total|speed|distance|weight|temperature|temp|score|ratio|proportion|bandwidth|memory|ram|"
-     r"storage|notice|readings?|concentration|dose|dosage|pressure|voltage|frequency|levels?|output|throughput|average",
-     "number"),
-    (r"person|people|man|woman|actor|actress|director|author|writer|singer|player|artist|musician|composer|"
-     r"president|manager|owner|approver|contact|lead|leader|head|chair|founder|ceo|cto|cfo|coach|member|employee|"
-     r"officer|sponsor|minister|king|queen|wife|husband|son|daughter|father|mother|brother|sister|producer|"
-     r"designer|architect|engineer|scientist|politician|journalist|presenter|host|character|role", "person"),
-    (r"city|cities|country|countries|state|town|region|county|province|place|location|venue|island|river|"
-     r"continent|village|district|building|site|campus|airport|station|nationality", "place"),
-]
-_HEAD_KINDS = [(re.compile(rf"^(?:{pattern})$"), kind) for pattern, kind in _HEADS]
-_HEAD_WORDS_SPELLED = frozenset(w for pattern, _ in _HEADS
-                                for w in re.findall(r"[a-z]{6,}", re.sub(r"\(.*?\)|s\?", "", pattern)))
-"""Head nouns long enough that a typo in them ('extention', 'adress') is still recognised."""
-SPELLING_CUTOFF = 0.88
-
-
-def spelled(word: str) -> str:
-    """The head noun a misspelt word stands for ('extention' -> 'extension'), else the word itself."""
-    if len(word) < 6 or any(pattern.match(word) for pattern, _ in _HEAD_KINDS) or \
-            word.removesuffix("s") in _HEAD_WORDS_SPELLED or word.removesuffix("es") in _HEAD_WORDS_SPELLED:
-        return word  # a plural is no typo ('offices')
-    close = difflib.get_close_matches(word, sorted(_HEAD_WORDS_SPELLED), n=1, cutoff=SPELLING_CUTOFF)
-    return close[0] if close else word
-
-
-def respelled(question: str) -> str:
-    """The question with its misspelt head nouns as they are spelled ('what's their extention' -> 'extension')."""
-    return re.sub(r"\b[a-z]{6,}\b", lambda m: spelled(m.group(0)), question)
 
 _STEPS = re.compile(r"^\s*what (?:are|is) (?:the |our )?(?:steps|stages|process|procedure|instructions)\b")
 """A question asking how something is done, step by step, which an aggregation class would read as a list."""
@@ -191,7 +145,7 @@ def kind_of_phrase(words: list[str]) -> str | None:
     if words and _BOUNDS.issuperset(words):  # 'the max per transaction': a limit, of money or of a count
         return "amount"
     words = [w for w in words if w not in _BOUNDS]
-    for pattern, kind in _HEAD_KINDS:
+    for pattern, kind in HEAD_KINDS:
         if any(pattern.match(word) for word in words):
             return kind
     return None

@@ -19,9 +19,10 @@ from boundloop.reasoners.offline.chains import Chain
 from boundloop.reasoners.offline.drafting import best_chains, evidence_units
 from boundloop.reasoners.offline.extractive import synthesise
 from boundloop.reasoners.offline.lists import unfinished
-from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, doer_lead, doer_verb, read
+from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, read
 from boundloop.reasoners.offline.spans import finditer
 from boundloop.reasoners.offline.tallies import asks_tally, counted_noun, counted_rows, unheld
+from boundloop.reasoners.offline.verbs import doer_lead, doer_verb
 
 MAX_LINKS = 2
 CHAINS_READ = 3

@@ -32,7 +32,7 @@ from boundloop.reasoners.offline.name_roles import (
     unasked_nickname,
 )
 from boundloop.reasoners.offline.ranges import amounts
-from boundloop.reasoners.offline.ruled_out import acronym, asks_mobile, mobile_number, owner_stems
+from boundloop.reasoners.offline.ruled_out import acronym, asks_mobile, given_ranges, mobile_number, owner_stems
 from boundloop.reasoners.offline.spans import finditer, has_year, life_date, life_events, year_in
 from boundloop.reasoners.offline.stated import LITERAL_KINDS, stated_by_question
 from boundloop.reasoners.offline.units import Unit, plain
@@ -138,7 +138,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
         "person", "place", "name", "other", "list") else ()
     taken = [range(s, e) for k in blocking for s, e in finditer(k, text)]
     if expected.kind in ("number", "amount"):
-        taken += _given_ranges(text, question_values)
+        taken += given_ranges(text, question_values)
         taken += [range(s, e) for c, (s, e) in cells if identifier_column(c)]
     # a count is not the figure of an amount ('quotes from three suppliers', not the 5,000 of 'above EUR 5,000')
     priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
@@ -246,19 +246,6 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     if mobile:  # a desk's 'ext. 2201' is no mobile number
         found = [c for c in found if mobile_number(c.text)]
     return found
-
-
-_RANGE = re.compile(r"(?<![\w.,])(\d{1,4})\s?(?:to|–|-)\s?(\d{1,4})(?![\w.,]\d)")
-
-
-def _given_ranges(text: str, question_values: set[str]) -> list[range]:
-    """Ranges of the text that hold a number the question gives: conditions, not answers.
-
-    'Staff in bands 2 to 5 get up to five days' for a band 5: the 2 is not the answer.
-    """
-    given = {float(v) for v in question_values if re.fullmatch(r"\d{1,4}", v)}
-    return [range(m.start(), m.end()) for m in _RANGE.finditer(text)
-            if any(float(m.group(1)) <= g <= float(m.group(2)) for g in given)]
 
 
 def _distance(start: int, near: list[int], text: str) -> float:

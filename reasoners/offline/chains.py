@@ -13,14 +13,21 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from boundloop.domain.names import in_order, title_keys
 from boundloop.domain.text import entities, name_spans, stems
 from boundloop.policies.deadline import within
 from boundloop.reasoners.offline.name_roles import nationality
 from boundloop.reasoners.offline.places import name_key, places, same_place
-from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, coverage, doer_lead, doer_verb
+from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, coverage
 from boundloop.reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
-from boundloop.reasoners.offline.spans import finditer
+from boundloop.reasoners.offline.unit_names import (
+    TITLE_PARTS,
+    named_again,
+    names_of,
+    pointed_cells,
+    subjects_of,
+    titled,
+)
+from boundloop.reasoners.offline.verbs import doer_lead, doer_verb
 
 MAX_LINKS = 2
 """At most three units in a chain (the loop's budget allows three hops)."""
@@ -30,15 +37,8 @@ RARE = 3
 """A single-word name links only if at most this many units mention it."""
 CANDIDATES = 40
 """Only the best-covering units start or continue chains."""
-_IDENTITY = re.compile(r"\b(name|role|team|person|who|system|tool|title|owner|lead|room|contact|service|venue|"
-                       r"location|place|host|desk|office|site|building|approver|manager|head|provider|vendor|"
-                       r"platform)\b", re.I)
 _NOT_HEADS = frozenset("""head chief team office director manager lead vice senior junior general deputy the our
 your their this that each every all any new old first last next main north south east west central""".split())
-_CONNECTORS = frozenset("of the and for de da van von du la le del der".split())
-_NOT_OPENERS = frozenset("the a an this that these those it its our your their all each every".split())
-
-
 _PRONOUN = re.compile(r"^(she|he|her|his|it|its|they|their|this|these)\b", re.I)
 
 
@@ -77,7 +77,7 @@ class _Names:
 
     def __init__(self, readings: list[Reading], question: str) -> None:
         self.asked = {name_key(n) for n in name_spans(question)} | {name_key(question)}
-        self.mentioned = {id(r): names_of(r.unit.plain) | _pointed_cells(r) for r in readings}
+        self.mentioned = {id(r): names_of(r.unit.plain) | pointed_cells(r) for r in readings}
         self.words = {id(r): f" {name_key(r.unit.plain)} " for r in readings}
         self._linking: dict[int, set[str]] = {}
         self._subjects = {id(r): subjects_of(r) for r in readings}
@@ -91,7 +91,7 @@ class _Names:
                 continue
             if _PRONOUN.match(r.unit.plain):
                 self.before[id(r)] = self._subjects[id(previous)]
-            elif named := _named_again(r.unit.plain, names_of(previous.unit.plain)):
+            elif named := named_again(r.unit.plain, names_of(previous.unit.plain)):
                 self.before[id(r)] = named
                 self.follows[id(r)] = previous
         counts: dict[str, int] = {}
@@ -138,61 +138,6 @@ class _Names:
         return any(" " in n and f" {n} " in f" {key} " for n in self.linking(reading))
 
 
-_TITLE_PARTS = re.compile(r"\s[-–—|]\s|:\s")
-_LIST_PARTS = re.compile(r",\s|;\s|\s/\s")
-
-
-def titled(title: str) -> set[str]:
-    """A document's title keys, and its subject: the part before ' - ' or ': ' ('Legal Contract Desk')."""
-    subject = name_key(_TITLE_PARTS.split(title, maxsplit=1)[0])
-    return title_keys(title) | ({subject} if subject else set())
-
-
-def _pointed_cells(reading: Reading) -> set[str]:
-    """Values of cells whose header names a person, place or thing ('Host room: Belém auditorium, Lisbon office').
-
-    Whole and by their comma-separated parts: a cell's value names something however it is capitalised.
-    """
-    found: set[str] = set()
-    for cell in reading.unit.cells:
-        if cell.header and _IDENTITY.search(cell.header) and len(cell.value.split()) <= 8:
-            found |= {name_key(part) for part in [cell.value, *_LIST_PARTS.split(cell.value)]}
-    return found - {""}
-
-
-def _named_again(text: str, earlier: set[str]) -> set[str]:
-    """The earlier full names a sentence opens by naming again in part ('Jonas sits...' after 'Jonas Weber')."""
-    opening = re.match(r"([A-Z][\w'’-]+)\b", text)
-    if not opening or opening.group(1).lower() in _NOT_OPENERS:
-        return set()
-    word = opening.group(1).lower()
-    # a person's name: two or three words, none a connector ('Head of Security' is a role, not a name)
-    people = {name for name in earlier if 2 <= len(name.split()) <= 3 and not set(name.split()) & _CONNECTORS}
-    return {name for name in people if word in (name.split()[0], name.split()[-1])}
-
-
-def names_of(text: str) -> set[str]:
-    """The whole names a text mentions, normalised ('IT Service Desk', not also 'Service Desk' or 'Desk')."""
-    return {name_key(text[s:e]) for s, e in finditer("name", text)} - {""}
-
-
-def subjects_of(reading: Reading) -> set[str]:
-    """The names a unit is about: the name it opens with, its row label, and cells that name someone or something."""
-    unit = reading.unit
-    names = {name_key(in_order(c.value)) for c in unit.cells if not c.header or _IDENTITY.search(c.header)}
-    names |= {name_key(n) for c in unit.cells if not c.header or _IDENTITY.search(c.header)
-              for n in names_of(c.value)}
-    text = unit.plain
-    parts = re.split(r":\s|\s[-–—]\s|\(", text, maxsplit=1)
-    head = parts[0]
-    if len(head) > 80:
-        head = " ".join(text.split()[:6])
-    names |= names_of(head)
-    if len(parts) > 1 and head[:1].isupper() and len(head.split()) <= 4:
-        names.add(name_key(head))  # a label names what its line is about ('Belém - auditorium, ...')
-    return names - {""}
-
-
 @dataclass
 class _Index:
     readings: list[Reading]
@@ -219,7 +164,7 @@ class _Index:
             for r in self.readings:
                 if r.unit.evidence.doc_id != doc and id(r) not in found and self.names.mentions(r, key):
                     found[id(r)] = r
-        parts = [part for part in _TITLE_PARTS.split(target.unit.evidence.title) if part.strip()]
+        parts = [part for part in TITLE_PARTS.split(target.unit.evidence.title) if part.strip()]
         for r in self.readings:  # 'Site: Glasgow' in a directory row leads to the 'Glasgow Office' page
             if r.unit.evidence.doc_id != doc and id(r) not in found and any(
                     same_place(place, part) for place in places(r) for part in parts):

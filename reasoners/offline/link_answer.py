@@ -11,8 +11,9 @@ import re
 from boundloop.domain.text import entities, stem, stems
 from boundloop.reasoners.offline.answer_types import Expected
 from boundloop.reasoners.offline.candidates import best, candidates
-from boundloop.reasoners.offline.chains import Chain, subjects_of, titled
+from boundloop.reasoners.offline.chains import Chain
 from boundloop.reasoners.offline.places import name_key
+from boundloop.reasoners.offline.unit_names import subjects_of, titled
 
 STRONG_SUBJECT, WEAK_VALUE = 0.8, 0.3
 """Rule scores: an earlier unit's subject this strong answers in place of a last unit's value this weak."""

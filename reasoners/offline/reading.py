@@ -22,6 +22,7 @@ from boundloop.reasoners.offline.quantities import Quantity, banded, quantities
 from boundloop.reasoners.offline.ranges import amounts, catch_all, excludes, held_values
 from boundloop.reasoners.offline.spans import finditer
 from boundloop.reasoners.offline.units import Unit
+from boundloop.reasoners.offline.verbs import asked_verb, doer_verb
 
 CONTEXT_SHARE = 0.5
 """What a question word found only in a unit's title, heading or lead-in counts for."""
@@ -60,17 +61,6 @@ COUNT_FOR_AMOUNT_PENALTY = FOUND_BONUS
 count as the amount found."""
 RATE_BONUS, RATE_PENALTY = 0.05, 0.3
 """A rate asked for ('per hour'): the unit's value given at that rate, or at another ('Daily meal allowance')."""
-_AUXILIARY = re.compile(r"\b(?:can|could|do|does|did|must|should|will|may|would|is|are|was|were)\s+(.+?)(?:[?.!]|$)",
-                        re.I)
-_CLAUSE_END = frozenset("to for from with by during before after within into about under at per than".split())
-_PARTICLES = frozenset("over up out off back down away in on".split())
-_WHO_VERB = re.compile(r"^\s*who\s+(?!has\b|does\b|was\b|is\b)([a-z]{3,}s)\b", re.I)
-_WHO_MODAL = re.compile(r"\bwho\s+(?:has|have|needs?|gets?|is able|are able|is allowed|is authori[sz]ed)\s+to\s+"
-                        r"([a-z]{3,})\b|\bwho\s+(?:can|must|should|will|may|would|could)\s+([a-z]{3,})\b", re.I)
-"""'Who has to approve it?', 'the person who can sign off a contract': 'approve', 'sign'."""
-_WHO_RELATIVE = re.compile(r"\b(?:person|one|someone|people|role|manager|colleague)\s+who\s+(?!has\b|does\b|was\b|"
-                           r"is\b)([a-z]{3,}s)\b", re.I)
-"""'the person who books our business trips': 'book'."""
 OUT_OF_RANGE_PENALTY = 0.3
 """A row about other amounts than the question's is as unlikely to answer as a superseded one."""
 GIVEN_KINDS = ("date", "amount", "time", "code")
@@ -205,51 +195,6 @@ def _by_clipping(units: list[Unit], weights: dict[str, float], question: str) ->
         said = [k for k in clipped if any(s.startswith(k) and len(s) > len(k) + 1 for s in unit.stems)]
         marked.append(replace(unit, holds=(*unit.holds, *said)) if said else unit)
     return marked
-
-
-def doer_verb(question: str) -> str:
-    """The stem of what the person asked about does; '' when the question names no such doing.
-
-    'approv' of 'the person who has to approve a €40,000 order' and of 'Who approves claims?', 'book' of 'the person
-    who books our trips'. A row whose column names that doer ('Approver') names the person.
-    """
-    who = _WHO_MODAL.search(question) or _WHO_VERB.search(question) or _WHO_RELATIVE.search(question)
-    return stem(next(g for g in who.groups() if g).lower()) if who else ""
-
-
-def doer_lead(verb: str) -> re.Pattern[str] | None:
-    """What leads into the doer of `verb` in a passage: 'approved in writing by the ' for 'approv'; None without one.
-
-    Only the verb's own participle, a few words of manner and 'by': 'Approved deviations are recorded by X' names
-    who records them, not who approves.
-    """
-    if not verb:
-        return None
-    return re.compile(rf"\b{re.escape(verb)}\w*(?:\s+(?!(?:are|is|was|were|be|been|being)\b)\w+){{0,3}}?\s+by\s+"
-                      rf"(?:the\s+)?", re.IGNORECASE)
-
-
-def asked_verb(question: str) -> str:
-    """The stem of what the question asks is done; '' when it cannot tell.
-
-    'carry' of 'How many days can I carry over?', 'close' of 'What time does the entrance close?', 'approv' of 'Who
-    approves claims?'.
-    """
-    who = _WHO_VERB.search(question)
-    if who:
-        return stem(who.group(1).lower())
-    match = _AUXILIARY.search(question)
-    if not match:
-        return ""
-    words: list[str] = []
-    for word in match.group(1).split():
-        if word.lower() in _CLAUSE_END:
-            break
-        words.append(word)
-    while words and words[-1].lower() in _PARTICLES:
-        words.pop()
-    last = words[-1] if len(words) >= 2 else ""  # the subject comes first ('can I carry', 'does the desk close')
-    return stem(last.lower()) if re.fullmatch(r"[a-z]{3,}", last) else ""
 
 
 def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str, int],
