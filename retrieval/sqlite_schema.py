@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from boundloop.retrieval.errors import IndexStoreError
@@ -110,11 +110,10 @@ def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
     return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
 
 
-def _upgrade(conn: sqlite3.Connection) -> None:
-    """Apply the later versions' steps in place (`UPGRADES`, through `retrieval.migration_runner`).
+def transactions(conn: sqlite3.Connection) -> Callable[[], AbstractContextManager[Run]]:
+    """A migration step's transaction on `conn` (opened with `isolation_level=None`).
 
-    A read-only or busy index stays as it is: searches do not read `origin`, and read `sheet` and `document_date`
-    as NULL and `markdown` as '' where they are missing (`has_column`).
+    The write lock first; rolled back on any error, unless SQLite rolled it back itself.
     """
 
     @contextmanager
@@ -128,7 +127,16 @@ def _upgrade(conn: sqlite3.Connection) -> None:
             raise
         conn.execute("COMMIT")
 
+    return transaction
+
+
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Apply the later versions' steps in place (`UPGRADES`, through `retrieval.migration_runner`).
+
+    A read-only or busy index stays as it is: searches do not read `origin`, and read `sheet` and `document_date`
+    as NULL and `markdown` as '' where they are missing (`has_column`).
+    """
     try:
-        migrate(transaction, UPGRADES, VERSION)
+        migrate(transactions(conn), UPGRADES, VERSION)
     except sqlite3.OperationalError:
         pass
