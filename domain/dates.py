@@ -94,3 +94,36 @@ def in_year(found: Found, year: str | None) -> str | None:
     if found.month_day and year and year[:4].isdigit():
         return _iso(int(year[:4]), *found.month_day)
     return None
+
+
+SINCE = re.compile(
+    r"\b(?:with effect from|effective(?: from| on| as of)?|as (?:of|from)|from|starting(?: on| from)?|since|"
+    r"(?:agreed|decided|approved|announced|confirmed|changed|introduced) on|on or after)\s+"
+    r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?", re.IGNORECASE)
+"""What dates a statement: 'with effect from 1 April 2025', 'from Monday 15 July 2024', 'agreed on 3 June'."""
+
+
+def statement_date(text: str, year: str | None) -> str | None:
+    """The date a statement gives itself ('with effect from 1 April 2025'), ISO; None when it gives none.
+
+    A date without its year ('from 1 May') takes `year` (its document's date); a form no date has ('from Q3 FY25')
+    gives None, never an error.
+    """
+    for since in SINCE.finditer(text):
+        found = dates_in(text[since.end():since.end() + 40])
+        if found and found[0].start == 0 and (iso := in_year(found[0], year)):
+            return iso
+    return None
+
+
+def unread_date(text: str) -> str:
+    """The words after a dating phrase that no date form reads ('from Q3 FY25' gives 'Q3 FY25'); '' when none.
+
+    Only a word with a digit counts ('from Q3 FY25', not 'from the office'): the trace names it as a date not read.
+    """
+    for since in SINCE.finditer(text):
+        after = text[since.end():since.end() + 40]
+        words = after.split()[:2]
+        if words and any(c.isdigit() for c in words[0]) and not (dates_in(after) and dates_in(after)[0].start == 0):
+            return " ".join(w.strip(".,;:") for w in words)
+    return ""

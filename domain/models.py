@@ -69,6 +69,10 @@ class Evidence(BaseModel):
     sheet: str | None = Field(default=None, description="The workbook sheet the chunk is on, if any.")
     document_date: str | None = Field(default=None, description="The document's own date, ISO ('2025-03-14', "
                                       "'2025-03', '2025'); None when it gives none or was indexed before dates.")
+    heading_path: list[str] = Field(default_factory=list, description="The headings the chunk starts under, from "
+                                    "its document's top (stored at ingest); empty for an index from before units.")
+    lead: str = Field(default="", description="The lead-in ('The following roles may approve:') its first lines "
+                      "read under when an earlier chunk holds it; '' when none or not stored.")
 
 
 class Coverage(BaseModel):

@@ -127,7 +127,7 @@ def retrieve(state: LoopState, context: RunContext) -> StepUpdate:
         evidence.extend(
             Evidence(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, text=h.text, score=h.score, hop=hop,
                      found_by=[query.id], rank=rank, page=h.page, sheet=h.sheet,
-                     document_date=h.document_date)
+                     document_date=h.document_date, heading_path=h.heading_path or [], lead=h.lead)
             for rank, h in enumerate(hits, start=1) if h.chunk_id in held or h.chunk_id in new
         )
         if cut:  # passages of further documents were left unread: the run closes with what it has

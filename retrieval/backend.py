@@ -13,6 +13,7 @@ import numpy as np
 
 from boundloop.policies.entitlements import AccessFilter
 from boundloop.retrieval.documents import Chunk, Document
+from boundloop.retrieval.typed_units import ChunkUnits
 
 
 class Encoder(Protocol):
@@ -48,6 +49,8 @@ class StoredChunk:
     """The chunk's source lines as written; '' for chunks stored before the index kept them."""
     document_date: str | None = None
     """Its document's date (ISO); None when undated or stored before the index kept dates."""
+    units: ChunkUnits | None = None
+    """Its typed units and where it starts; None when stored before the index kept them."""
 
 
 @dataclass(frozen=True)

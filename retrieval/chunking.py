@@ -13,9 +13,11 @@ from boundloop.domain.sentences import MAX_WORDS, source_sentences
 from boundloop.retrieval.chunk_markdown import passage_markdown
 from boundloop.retrieval.document_date import document_date
 from boundloop.retrieval.documents import Chunk, Document
+from boundloop.retrieval.typed_units import Context, chunk_units, page_contexts
 
-CHUNKER_VERSION = "sent-v12"
-"""v12: chunks carry their document's date, so an index written before is re-written by the next ingest."""
+CHUNKER_VERSION = "sent-v13"
+"""v13: chunks carry their typed units (v12: their document's date), so an index written before is re-written by the
+next ingest."""
 OVERLAP_WORDS = 25
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 
@@ -87,28 +89,33 @@ def chunk_document(
     sheets = document.sheets or ()
     dated = document_date(document)
     chunks: list[Chunk] = []
+    carried = Context()  # a page starts in the sections and lead-in the page before ended in; a sheet does not
     for page_number, page_text in pages:
         sheet = sheets[page_number - 1] if page_number is not None and page_number <= len(sheets) else None
         units = source_sentences(page_text)
         sentences = [unit.text for unit in units]
         paths = _section_paths(sentences, document.title)
+        starts = page_contexts(sentences, document.title, Context() if sheet is not None else carried)
+        carried = starts[-1]
         for start, window in _windows(sentences, max_words, overlap_words):
             ordinal = len(chunks)
             headings = _missing_headings(start, window, paths, sentences)
             own = units[start:start + len(window)]
+            text = "\n".join([sentences[at] for at in headings] + window)
             chunks.append(
                 Chunk(
                     chunk_id=f"{document.doc_id}#{ordinal}",
                     doc_id=document.doc_id,
                     ordinal=ordinal,
                     title=document.title,
-                    text="\n".join([sentences[at] for at in headings] + window),
+                    text=text,
                     source=document.source,
                     page=None if sheet is not None else page_number,
                     sheet=sheet,
                     markdown=passage_markdown(page_text, [units[at].span for at in headings],
                                               [unit.span for unit in own], [c for u in own for c in u.context]),
                     document_date=dated,
+                    units=chunk_units(text, document.title, starts[start], dated),
                 )
             )
     return chunks

@@ -9,6 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from boundloop.retrieval.typed_units import ChunkUnits, TypedUnit
+
 MAX_TITLE_CHARS = 200
 """A longer title (a text file's first line with no line break in it, say) is cut at a word: every chunk carries its
 document's title into the encoder and the reader, so a title must cost little whatever the file holds."""
@@ -102,6 +104,8 @@ class Chunk:
     """The source lines the text was read from, as written, for people (see `chunk_markdown`); '' when unknown."""
     document_date: str | None = None
     """Its document's own date, ISO ('2025-03-14', '2025-03', '2025'; see `document_date`); None when undated."""
+    units: ChunkUnits | None = None
+    """Its typed units and the headings and lead-in it starts under (see `typed_units`); None when not read."""
 
 
 class SearchHit(BaseModel):
@@ -117,6 +121,11 @@ class SearchHit(BaseModel):
     sheet: str | None = Field(default=None, description="The workbook sheet the passage is on; null otherwise.")
     document_date: str | None = Field(default=None, description="The document's own date, ISO ('2025-03-14', "
                                       "'2025-03', '2025'); null when it gives none or was indexed before dates.")
+    heading_path: list[str] | None = Field(default=None, description="The headings the chunk starts under, from "
+                                           "its document's top; null when indexed before units were stored.")
+    lead: str = Field(default="", description="The lead-in its first lines read under, held by an earlier chunk.")
+    units: list[TypedUnit] | None = Field(default=None, description="Its typed units (heading, field, row, item, "
+                                          "sentence); null when indexed before units were stored.")
     bm25_rank: int | None = Field(default=None, description="1-based rank in the BM25 list, if present.")
     bm25_score: float | None = Field(default=None, description="BM25 score (higher is better).")
     dense_rank: int | None = Field(default=None, description="1-based rank in the dense list, if present.")

@@ -68,6 +68,8 @@ def hybrid_search(
             SearchHit(
                 doc_id=chunk.doc_id, chunk_id=chunk_id, title=chunk.title, text=chunk.text, score=score,
                 source=chunk.source, page=chunk.page, sheet=chunk.sheet, document_date=chunk.document_date,
+                heading_path=None if chunk.units is None else chunk.units.heading_path,
+                lead=chunk.units.lead if chunk.units else "", units=chunk.units.units if chunk.units else None,
                 bm25_rank=bm25[0] if bm25 else None, bm25_score=bm25[1] if bm25 else None,
                 dense_rank=dense[0] if dense else None, dense_score=dense[1] if dense else None,
             )

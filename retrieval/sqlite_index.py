@@ -23,6 +23,7 @@ from boundloop.retrieval.sqlite_schema import DAMAGED_REMEDY, INDEX_FILE, connec
 from boundloop.retrieval.sqlite_session import SqliteWriteSession, stored_rows
 from boundloop.retrieval.sqlite_writes import group_tokens
 from boundloop.retrieval.titles import TitleLexicon
+from boundloop.retrieval.typed_units import stored_units
 from boundloop.retrieval.vector_cache import VectorCache
 
 _clear_errors = clear_sqlite_errors("index", DAMAGED_REMEDY)
@@ -53,11 +54,12 @@ class SqliteIndex:
             private_database(path)
         self._conn = connect(str(path), create=create, read_only=self.read_only)
         self._meta_conn = connect(str(path), create=False, read_only=self.read_only)
-        # a read-only index written before chunks named their sheet (kept their markdown, their document's date)
-        # is searched as it is
+        # a read-only index written before chunks named their sheet (kept their markdown, their document's date,
+        # their units) is searched as it is
         self._sheet = "sheet" if has_column(self._conn, "chunks", "sheet") else "NULL"
         self._markdown = "markdown" if has_column(self._conn, "chunks", "markdown") else "''"
         self._dated = "document_date" if has_column(self._conn, "chunks", "document_date") else "NULL"
+        self._units = "units" if has_column(self._conn, "chunks", "units") else "NULL"
         self._write_conn: sqlite3.Connection | None = None  # opened by the first write session
         self._write_lock = threading.Lock()  # one write session at a time on it
         self._checked = False  # integrity, before the first write
@@ -174,15 +176,15 @@ class SqliteIndex:
         with self._lock:
             rows = self._conn.execute(
                 f"SELECT chunk_id, doc_id, title, text, source, page, acl, {self._sheet}, {self._markdown}, "
-                f"{self._dated} FROM chunks WHERE chunk_id IN ({marks})",
+                f"{self._dated}, {self._units} FROM chunks WHERE chunk_id IN ({marks})",
                 chunk_ids,
             ).fetchall()
         found: dict[str, StoredChunk] = {}
-        for chunk_id, doc_id, title, text, source, page, acl, sheet, markdown, dated in rows:
+        for chunk_id, doc_id, title, text, source, page, acl, sheet, markdown, dated, units in rows:
             groups = frozenset(json.loads(acl))
             if access.permits(groups):
                 found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups, sheet, markdown,
-                                              dated)
+                                              dated, stored_units(units, chunk_id))
         return found
 
     @_clear_errors

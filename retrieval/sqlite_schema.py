@@ -21,6 +21,8 @@ UPGRADES = [
               ("ALTER TABLE chunks ADD COLUMN markdown TEXT NOT NULL DEFAULT ''",)),
     Migration(5, "the chunk's document date (NULL before 5, until the next ingest re-writes it)",
               ("ALTER TABLE chunks ADD COLUMN document_date TEXT",)),
+    Migration(6, "the chunk's typed units, JSON (NULL before 6: read from its text until the next ingest)",
+              ("ALTER TABLE chunks ADD COLUMN units TEXT",)),
 ]
 SCHEMA_VERSION = UPGRADES[-1].version
 VERSION = VersionTable(read="SELECT CAST(value AS INTEGER) FROM meta WHERE key='schema_version'",
@@ -51,6 +53,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     sheet TEXT,                   -- the workbook sheet a chunk is on; NULL otherwise
     markdown TEXT NOT NULL DEFAULT '',  -- the text's source lines as written, for the page; not searched
     document_date TEXT,           -- its document's own date, ISO ('2025-03-14', '2025-03', '2025'); NULL: undated
+    units TEXT,                   -- JSON: the headings and lead-in it starts under, and its typed units
     acl TEXT NOT NULL,            -- the document's ACL, JSON
     acl_tokens TEXT NOT NULL,     -- the ACL as group tokens ('g3 g7') for filtering inside FTS queries
     vector BLOB NOT NULL          -- float32, unit length
@@ -133,8 +136,8 @@ def transactions(conn: sqlite3.Connection) -> Callable[[], AbstractContextManage
 def _upgrade(conn: sqlite3.Connection) -> None:
     """Apply the later versions' steps in place (`UPGRADES`, through `retrieval.migration_runner`).
 
-    A read-only or busy index stays as it is: searches do not read `origin`, and read `sheet` and `document_date`
-    as NULL and `markdown` as '' where they are missing (`has_column`).
+    A read-only or busy index stays as it is: searches do not read `origin`, and read `sheet`, `document_date`
+    and `units` as NULL and `markdown` as '' where they are missing (`has_column`).
     """
     try:
         migrate(transactions(conn), UPGRADES, VERSION)

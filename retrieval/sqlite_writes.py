@@ -10,6 +10,7 @@ import numpy as np
 
 from boundloop.retrieval.backend import AclUpdate, DocumentWrite
 from boundloop.retrieval.errors import IndexStoreError
+from boundloop.retrieval.typed_units import storable
 
 
 def group_tokens(conn: sqlite3.Connection, groups: frozenset[str]) -> list[str]:
@@ -45,10 +46,11 @@ def write_document(conn: sqlite3.Connection, write: DocumentWrite) -> None:
     tokens = " ".join(ensure_group_tokens(conn, doc.acl))
     conn.executemany(
         "INSERT INTO chunks (chunk_id, doc_id, ordinal, title, text, source, page, sheet, acl, acl_tokens, vector, "
-        "markdown, document_date) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "markdown, document_date, units) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         [
             (c.chunk_id, c.doc_id, c.ordinal, c.title, c.text, c.source, c.page, c.sheet, acl_json, tokens,
-             np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes(), c.markdown, c.document_date)
+             np.ascontiguousarray(write.vectors[i], dtype=np.float32).tobytes(), c.markdown, c.document_date,
+             storable(c.units))
             for i, c in enumerate(write.chunks)
         ],
     )

@@ -118,6 +118,7 @@ def test_an_index_from_before_markdown_is_upgraded_in_place_and_its_rows_show_fl
     db = sqlite3.connect(tmp_path / "idx" / "index.db")  # as schema version 3 wrote it: no markdown column
     db.execute("ALTER TABLE chunks DROP COLUMN markdown")
     db.execute("ALTER TABLE chunks DROP COLUMN document_date")  # added by version 5
+    db.execute("ALTER TABLE chunks DROP COLUMN units")  # added by version 6
     db.execute("UPDATE meta SET value='3' WHERE key='schema_version'")
     db.commit()
     db.close()

@@ -122,6 +122,7 @@ def test_an_index_from_before_dates_reads_undated_until_the_next_ingest_writes_t
     index.close()
     db = sqlite3.connect(tmp_path / "idx" / "index.db")  # as schema version 4 wrote it, by an older chunker
     db.execute("ALTER TABLE chunks DROP COLUMN document_date")
+    db.execute("ALTER TABLE chunks DROP COLUMN units")  # added by version 6
     db.execute("UPDATE meta SET value='4' WHERE key='schema_version'")
     db.execute("UPDATE documents SET content_hash='written-by-sent-v11'")
     db.commit()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from boundloop.domain.dates import dates_in, in_year
+from boundloop.domain import dates
 from boundloop.domain.models import Conflict
 from boundloop.domain.text import entities, stems, topic_words, values
 from boundloop.reasoners.offline.reading import Reading
@@ -25,11 +25,6 @@ _PROVISIONAL_DOCUMENT = re.compile(r"\bdraft\b|\bproposal\b|\bnot (?:yet )?appro
 """A draft, a proposal or a text not approved: what it says is not in force ('DRAFT v0.3 — NOT APPROVED')."""
 _PROVISIONAL_STATEMENT = re.compile(r"\bpropos(?:e|es|ed|al)\b|\bwould\b|\bif (?:it is )?approved\b|"
                                     r"\bunder (?:consultation|review)\b", re.IGNORECASE)
-_SINCE = re.compile(
-    r"\b(?:with effect from|effective(?: from| on| as of)?|as (?:of|from)|from|starting(?: on| from)?|since|"
-    r"(?:agreed|decided|approved|announced|confirmed|changed|introduced) on|on or after)\s+"
-    r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+)?", re.IGNORECASE)
-"""What dates a statement: 'with effect from 1 April 2025', 'from Monday 15 July 2024', 'agreed on 3 June'."""
 HEAD_CHARS = 400
 """A document says it is a draft or a proposal in its title or its opening lines."""
 SAME_FIELD = 0.5
@@ -52,12 +47,7 @@ def statement_date(unit: Unit) -> str | None:
 
     A date without its year ('from 1 May') takes its document's year.
     """
-    text = unit.plain
-    for since in _SINCE.finditer(text):
-        found = dates_in(text[since.end():since.end() + 40])
-        if found and found[0].start == 0 and (iso := in_year(found[0], unit.evidence.document_date)):
-            return iso
-    return None
+    return dates.statement_date(unit.plain, unit.evidence.document_date)
 
 
 @dataclass(frozen=True)

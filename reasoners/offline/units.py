@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import NamedTuple
 
 from boundloop.domain.models import Evidence
-from boundloop.domain.names import normalise_name
-from boundloop.domain.sentences import bounded_pieces, chunk_sentences
 from boundloop.domain.text import stems
-from boundloop.policies.instructions import data_mask, data_sentences, visible_text
+from boundloop.policies.instructions import data_sentences
+from boundloop.retrieval.typed_units import Context, Segment, chunk_lines, read_units
+from boundloop.retrieval.unit_text import PAIR, Cell, cells_of, plain
+
+__all__ = ["PAIR", "Cell", "Unit", "cells_of", "chunk_ordinal", "implied", "passage_stems", "plain", "units_of"]
 
 _SUPERSEDED = re.compile(
     r"\b(superseded|no longer (in effect|valid|applies|in use|current)|replaced by|obsolete|archived|outdated|"
@@ -25,15 +26,6 @@ _SUPERSEDED = re.compile(
 )
 """A document that says it is out of date. 'Do not use' counts as a banner or said of the document itself: 'We do not
 use Type II fluid' in a runbook's fluids list is no status."""
-_BULLET = re.compile(r"^\s*(?:[-*+•>]\s+|\d+[.)]\s+|#{1,6}\s+)+")
-_CELL = re.compile(r"^([^:;]{1,60}?):\s+(.+)$")
-
-
-class Cell(NamedTuple):
-    """One 'Header: value' field of a table row or key-value line; a row label has no header."""
-
-    header: str
-    value: str
 
 
 @dataclass(frozen=True)
@@ -58,6 +50,9 @@ class Unit:
     stated by it."""
     out_of_range: bool = False
     """Its ranges are about other amounts than the question gives ('Above EUR 500,000' for EUR 15,000)."""
+    carried: str = ""
+    """The section headings it reads under that an earlier chunk holds, as ingest stored them ('Night shift
+    checks' over a chunk that starts at step 15): read as its context, never rendered into a claim."""
 
     @cached_property
     def stems(self) -> frozenset[str]:
@@ -66,8 +61,8 @@ class Unit:
 
     @cached_property
     def context_stems(self) -> frozenset[str]:
-        """Stems of what it reads in: the title, heading and lead."""
-        return frozenset(stems(f"{self.evidence.title} {self.heading} {self.lead}")) - self.stems
+        """Stems of what it reads in: the title, heading and lead, and what its chunk lost of them (`carried`)."""
+        return frozenset(stems(f"{self.evidence.title} {self.heading} {self.lead} {self.carried}")) - self.stems
 
     @cached_property
     def chunk_stems(self) -> frozenset[str]:
@@ -101,36 +96,6 @@ def passage_stems(text: str, rows_out: bool) -> frozenset[str]:
     return frozenset(stems(" ".join(lines)))
 
 
-def plain(text: str) -> str:
-    """Markdown bullets, heading marks, emphasis and code ticks removed; spaces folded."""
-    text = _BULLET.sub("", text.strip())
-    text = re.sub(r"\*\*([^*]+)\*\*|__([^_]+)__", lambda m: m.group(1) or m.group(2), text)
-    text = re.sub(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])|(?<!\w)_([^_\n]+)_(?!\w)", lambda m: m.group(1) or m.group(2),
-                  text)
-    text = text.replace("`", "").replace("|", " ")
-    return " ".join(text.split())
-
-
-def cells_of(text: str) -> tuple[Cell, ...]:
-    """The fields of a row ('Label; Header: value; ...') or key-value line ('Europe: EUR 55 per day').
-
-    A part without a header or colon after a field goes on that field's value: only a row's first part is its label.
-    """
-    parts = [p.strip() for p in plain(text).split("; ") if p.strip()]
-    cells: list[Cell] = []
-    for part in parts:
-        match = _CELL.match(part)
-        if match and len(match.group(1).split()) <= 6:
-            cells.append(Cell(match.group(1).strip(), match.group(2).strip()))
-        elif cells and cells[-1].header and ": " not in part:  # 'Notes: Next to the staff room; can be noisy'
-            cells[-1] = Cell(cells[-1].header, f"{cells[-1].value}; {part}")
-        else:
-            cells.append(Cell("", part))
-    if any(c.header for c in cells) and (len(cells) > 1 or len(parts) == 1):
-        return tuple(cells)
-    return ()
-
-
 _IMPLIED = [(re.compile(p, re.I), frozenset(stems(words))) for p, words in (
     (r"\b(?:at least|no (?:less|fewer) than|not (?:less|fewer) than|a minimum of)\b", "minimum min"),
     (r"\b(?:up to|at most|no more than|not more than|(?:not|never) (?:to )?exceed|a maximum of|capped at)\b",
@@ -149,25 +114,6 @@ def implied(text: str) -> frozenset[str]:
     return frozenset().union(*(words for pattern, words in _IMPLIED if pattern.search(text)))
 
 
-PAIR = re.compile(r"^([^;:]{1,40});\s(?=\S)")
-"""A line of a plain-text table laid out in columns, as ingest writes it ('Monday to Friday; 8am - 4pm'); a row of
-fields ('Name: ...; Role: ...') is none."""
-
-
-def _is_heading(sentence: str, title: str, following: bool) -> bool:
-    """Markdown headings, the title line, and short label lines (no full stop, no fields) followed by text."""
-    stripped = sentence.strip()
-    if stripped.startswith("#"):
-        return True
-    if normalise_name(plain(stripped)) in {normalise_name(title), ""}:
-        return True
-    words = plain(stripped).split()
-    if PAIR.match(stripped):  # 'Saturday; 9am - 1pm': a line of a plain-text table, not a heading
-        return False
-    return following and len(words) <= 7 and not re.search(r"[.!?:;]$|:\s", stripped) and \
-        not _BULLET.match(stripped) and bool(words) and words[0][:1].isupper()
-
-
 def chunk_ordinal(chunk_id: str) -> int | None:
     """A chunk's place in its document, from its id ('doc#2' -> 2); None when the id does not end in one."""
     ordinal = chunk_id.rpartition("#")[2]
@@ -177,30 +123,26 @@ def chunk_ordinal(chunk_id: str) -> int | None:
 def units_of(evidence: Evidence, older: bool = False) -> list[Unit]:
     """The units of one chunk, in reading order; instructions found inside the document are left out.
 
-    `older`: another document held is a newer version of this one, so it reads as superseded.
+    Read as ingest read them (`retrieval.typed_units`), under the headings and lead-in the chunk starts in when the
+    index stored them. `older`: another document held is a newer version of this one, so it reads as superseded.
     """
-    # a table row is one unit even when a cell holds a full stop ('excl. VAT'); other lines split into sentences;
-    # an HTML comment is no part of what the document's readers see
-    sentences = [piece for line in visible_text(evidence.text).split("\n") for s in
-                 ([line.strip()] if len(cells_of(line)) > 1 else chunk_sentences(line)) if s
-                 for piece in bounded_pieces(s)]  # an index chunked before the bound was set reads bounded too
     superseded = older or bool(_SUPERSEDED.search(evidence.title) or _SUPERSEDED.search(evidence.text[:400]))
-    paired = [bool(PAIR.match(s.strip())) for s in sentences] + [False]
-    data = data_mask(sentences)
-    units: list[Unit] = []
-    heading, lead = "", ""
-    for i, sentence in enumerate(sentences):
-        heading_like = _is_heading(sentence, evidence.title, i + 1 < len(sentences))
-        if not data[i]:
-            continue
-        if heading_like:
-            heading, lead = plain(sentence), ""
-            units.append(Unit(sentence, evidence, i, heading=heading, superseded=superseded, is_heading=True))
-            continue
-        units.append(Unit(sentence, evidence, i, heading=heading, lead=lead, superseded=superseded,
-                          cells=cells_of(sentence)))
-        if sentence.rstrip().endswith(":") or paired[i + 1] and not paired[i]:
-            lead = plain(sentence)  # a label over lines laid out in columns ('Northgate - "The Coffee Hub"')
-        elif not _BULLET.match(sentence) and not cells_of(sentence) and not paired[i]:
-            lead = ""
-    return units
+    lines = chunk_lines(evidence.text)
+    segments = read_units(lines, evidence.title)
+    carried = [""] * len(segments)
+    if evidence.heading_path:  # read again as ingest did: the headings the chunk lost are context
+        carried = [_carried(stored, evidence.text) for stored in
+                   read_units(lines, evidence.title, Context(tuple(evidence.heading_path), evidence.lead))]
+    return [Unit(s.text, evidence, s.position, heading=s.heading, lead=s.lead, superseded=superseded,
+                 is_heading=s.kind == "heading", cells=() if s.kind == "heading" else cells_of(s.text),
+                 carried=carried[i])
+            for i, s in enumerate(segments)]
+
+
+def _carried(stored: Segment, text: str) -> str:
+    """The section headings a unit reads under (as stored) that its chunk's own text does not give it.
+
+    Only headings: a lead-in carried from an earlier chunk as context was measured worse (tune 282 -> 281: the
+    overlapping chunk's copy of a list item, read under the carried lead-in, outscored the chunk that holds both).
+    """
+    return " ".join(h for h in stored.heading_path if plain(h) not in text)

@@ -22,9 +22,11 @@ from boundloop.retrieval.postgres.pools import open_pool
 from boundloop.retrieval.postgres.session import check_reader_confined, entitled_transaction, set_local
 from boundloop.retrieval.postgres.settings import PgSettings
 from boundloop.retrieval.postgres.vectors import register_vector
+from boundloop.retrieval.typed_units import stored_units
 
 _LOAD_SQL = """
-SELECT chunk_id, doc_id, title, text, source, page, acl, sheet, markdown, document_date FROM boundloop.chunks
+SELECT chunk_id, doc_id, title, text, source, page, acl, sheet, markdown, document_date, units
+FROM boundloop.chunks
 WHERE chunk_id = ANY(%(ids)s) AND acl && %(groups)s::text[]
 """
 
@@ -145,11 +147,11 @@ class PostgresIndex:
         with entitled_transaction(self._reader_pool(), access, self.settings.reader_where) as conn:
             rows = conn.execute(_LOAD_SQL, {"ids": chunk_ids, "groups": sorted(access.groups)}).fetchall()
         found: dict[str, StoredChunk] = {}
-        for chunk_id, doc_id, title, text, source, page, acl, sheet, markdown, dated in rows:
+        for chunk_id, doc_id, title, text, source, page, acl, sheet, markdown, dated, units in rows:
             groups = frozenset(acl)
             if access.permits(groups):
                 found[chunk_id] = StoredChunk(chunk_id, doc_id, title, text, source, page, groups, sheet, markdown,
-                                              dated)
+                                              dated, stored_units(units, chunk_id))
         return found
 
     # --- writes (the writer role) ------------------------------------------------------------------------------

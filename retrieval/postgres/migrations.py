@@ -152,6 +152,9 @@ ALTER TABLE boundloop.chunks ADD COLUMN markdown text NOT NULL DEFAULT '';
     (8, "chunks carry their document's date (ISO); older rows are undated until the next ingest re-writes them", """
 ALTER TABLE boundloop.chunks ADD COLUMN document_date text;
 """),
+    (9, "chunks carry their typed units (JSON); older rows are read from their text until the next ingest", """
+ALTER TABLE boundloop.chunks ADD COLUMN units text;
+"""),
 ]
 
 LATEST = MIGRATIONS[-1][0]

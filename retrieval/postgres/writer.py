@@ -11,6 +11,7 @@ from boundloop.retrieval.backend import AclUpdate, Applied, DocumentWrite, Store
 from boundloop.retrieval.errors import IndexStoreError
 from boundloop.retrieval.postgres import bulk, postings
 from boundloop.retrieval.postgres.bulk import BulkTuning
+from boundloop.retrieval.typed_units import storable
 from boundloop.retrieval.write_plan import batch_doc_ids, reconcile
 
 # ANALYZE once the chunks written, removed or relabelled since the last one reach both this many and
@@ -24,14 +25,16 @@ WRITE_LOCK = 0x626C7772  # pg_advisory_xact_lock key: one writing batch at a tim
 _DOCUMENT_COLUMNS = "doc_id, title, source, acl, metadata, content_hash, origin"
 _DOCUMENT_TYPES = ["text", "text", "text", "text[]", "jsonb", "text", "text"]
 STORED_SQL = "SELECT doc_id, content_hash, acl, source, origin FROM boundloop.documents"
-_CHUNK_COLUMNS = "chunk_id, doc_id, ordinal, title, text, source, page, sheet, acl, embedding, markdown, document_date"
-_CHUNK_TYPES = ["text", "text", "int4", "text", "text", "text", "int4", "text", "text[]", "vector", "text", "text"]
+_CHUNK_COLUMNS = ("chunk_id, doc_id, ordinal, title, text, source, page, sheet, acl, embedding, markdown, "
+                  "document_date, units")
+_CHUNK_TYPES = ["text", "text", "int4", "text", "text", "text", "int4", "text", "text[]", "vector", "text", "text",
+                "text"]
 _STAGE_SQL = """
 CREATE TEMP TABLE IF NOT EXISTS stage_documents (doc_id text, title text, source text, acl text[], metadata jsonb,
                                                  content_hash text, origin text) ON COMMIT DROP;
 CREATE TEMP TABLE IF NOT EXISTS stage_chunks (chunk_id text, doc_id text, ordinal int4, title text, text text,
                                               source text, page int4, sheet text, acl text[], embedding vector,
-                                              markdown text, document_date text) ON COMMIT DROP;
+                                              markdown text, document_date text, units text) ON COMMIT DROP;
 TRUNCATE stage_documents, stage_chunks;
 """
 
@@ -77,7 +80,7 @@ def write_chunks(copy: Copy, write: DocumentWrite) -> None:
         copy.write_row((chunk.chunk_id, chunk.doc_id, chunk.ordinal, _clean(chunk.title), _clean(chunk.text),
                         _clean(chunk.source), chunk.page,
                         None if chunk.sheet is None else _clean(chunk.sheet), acl, write.vectors[i],
-                        _clean(chunk.markdown), chunk.document_date))
+                        _clean(chunk.markdown), chunk.document_date, storable(chunk.units)))
 
 
 def _acl_counts_of(conn: psycopg.Connection, doc_ids: list[str]) -> Counter[str]:

@@ -124,9 +124,44 @@ def test_migration_8_reads_chunks_written_before_it_as_undated(settings, monkeyp
                          " VALUES ('exp#0', 'exp', 0, 'Expense policy 2025', 'Effective date: 1 April 2025', '',"
                          " '{staff}', '[1,0]')")
     PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
-    assert versions(settings.writer_url)[-1] == 8
+    assert versions(settings.writer_url)[-1] == migrations.LATEST
     index = PostgresIndex(settings)
     try:  # undated until the next ingest re-writes it (the chunker's version is in every content hash)
         assert index.load_chunks(["exp#0"], access("staff"))["exp#0"].document_date is None
+    finally:
+        index.close()
+
+
+def test_migration_9_reads_chunks_written_before_it_from_their_text_until_re_ingested(settings, monkeypatch, encoder):
+    from boundloop.retrieval.documents import Document
+    from boundloop.retrieval.ingest import ingest
+    from tests.conftest import access
+
+    with monkeypatch.context() as before:  # an index at schema 8, with a row written then
+        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:8])
+        with psycopg.connect(settings.writer_url) as conn:
+            migrations.migrate(conn)
+            conn.execute("INSERT INTO boundloop.documents VALUES ('exp', 'Expense policy', '', '{staff}', '{}', 'h1')")
+            conn.execute("INSERT INTO boundloop.chunks (chunk_id, doc_id, ordinal, title, text, source, acl, embedding)"
+                         " VALUES ('exp#0', 'exp', 0, 'Expense policy', 'Limit: EUR 5,000', '', '{staff}', '[1,0]')")
+    PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
+    assert versions(settings.writer_url)[-1] == 9 == migrations.LATEST
+    index = PostgresIndex(settings)
+    try:  # no units until the next ingest re-writes the row: the reader reads its text as before
+        assert index.load_chunks(["exp#0"], access("staff"))["exp#0"].units is None
+    finally:
+        index.close()
+    with psycopg.connect(settings.writer_url) as conn:  # as the first ingest would have bound it
+        conn.execute("DELETE FROM boundloop.chunks")
+        conn.execute("DELETE FROM boundloop.documents")
+    index = PostgresIndex(settings, create=True)
+    try:
+        text = "# Expenses\n\n## 5. Approval of claims\n\nThe following roles may approve:\n\n- Line manager\n"
+        ingest(index, encoder, [Document("exp", "Expense policy", text, ("staff",))], show_progress=False)
+        stored = index.load_chunks(["exp#0"], access("staff"))["exp#0"].units
+        assert stored is not None
+        item = stored.units[-1]
+        assert (item.kind, item.heading_path, item.lead) == ("item", ["Expenses", "5. Approval of claims"],
+                                                            "The following roles may approve:")
     finally:
         index.close()
