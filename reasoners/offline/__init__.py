@@ -22,6 +22,7 @@ from boundloop.reasoners.offline import assess, classify, drafting, extractive, 
 from boundloop.reasoners.offline.case import Decision
 from boundloop.reasoners.offline.clauses import requested
 from boundloop.reasoners.offline.similarity import EncoderSimilarity
+from boundloop.reasoners.offline.structure_notes import structure_note
 
 T = TypeVar("T")
 
@@ -108,6 +109,8 @@ class OfflineReasoner:
             claims.pop()
         tokens = cost + (estimate_tokens(*(c.text for c in claims)) if claims else 0)
         how = _how(decision)
+        if structure := structure_note(decision.draft, read):  # no structure, a table without headers, a date unread
+            how = f"{how}; units: {structure}"
         if len(read) == full and len(claims) == len(draft.claims):
             return StepResult(draft, tokens=tokens, note=how, rules=decision.rules)
         note = f"read {len(read)} of {full} passages and kept {len(claims)} claims: the tokens left ran out; {how}"
