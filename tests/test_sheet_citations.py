@@ -66,6 +66,7 @@ def test_an_index_from_before_sheets_is_upgraded_and_a_read_only_one_still_searc
     db.execute("ALTER TABLE chunks DROP COLUMN sheet")
     db.execute("ALTER TABLE chunks DROP COLUMN markdown")
     db.execute("ALTER TABLE chunks DROP COLUMN document_date")
+    db.execute("ALTER TABLE chunks DROP COLUMN units")
     db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
     db.commit()
     db.close()
@@ -74,7 +75,7 @@ def test_an_index_from_before_sheets_is_upgraded_and_a_read_only_one_still_searc
         old = SqliteIndex(tmp_path / "idx")
         assert old.read_only
         hits = search(old, HashEncoder(), "Lisbon flights budget", access("all-staff"), k=3)
-        assert hits and all(h.sheet is None and h.document_date is None for h in hits)
+        assert hits and all(h.sheet is None and h.document_date is None and h.units is None for h in hits)
         old.close()
     index = SqliteIndex(tmp_path / "idx")
     assert index._meta("schema_version") == str(SCHEMA_VERSION)
