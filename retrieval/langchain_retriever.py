@@ -37,7 +37,7 @@ class EntitledRetriever(BaseRetriever):
             LCDocument(
                 page_content=hit.text,
                 id=hit.chunk_id,
-                metadata=hit.model_dump(exclude={"text"}),
+                metadata=hit.model_dump(exclude={"text", "units"}),
             )
             for hit in self._searcher.search(query, k=self.k, mode=self.mode)
         ]

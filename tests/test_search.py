@@ -132,6 +132,8 @@ def test_langchain_retriever_is_trimmed(index, encoder):
     docs = retriever.invoke("salary bands CANARY")
     assert docs and all(d.metadata["doc_id"] not in RESTRICTED for d in docs)
     assert all("CANARY" not in d.page_content for d in docs)
+    # a document's metadata is the hit's fields, not its typed units (several times the text's size)
+    assert all("units" not in d.metadata and "heading_path" in d.metadata for d in docs)
 
 
 _DEADLOCK_PROBE = """
