@@ -11,6 +11,7 @@ import re
 
 from boundloop.domain.models import Claim, Evidence, Verdict
 from boundloop.domain.text import stems, values
+from boundloop.domain.verdicts import decided
 from boundloop.policies.instructions import carries_instruction, data_sentences
 
 MIN_SUPPORT = 0.8
@@ -77,16 +78,26 @@ def grounded_short_answer(short_answer: str | None, verdicts: list[Verdict], evi
         return None
     if short_answer.strip().lower() in ("yes", "no"):
         return short_answer.strip().lower()
+    if (verdict := decided(short_answer)) is not None:  # 'No: the limit for Rotterdam is €165': the limit is stated
+        return short_answer.strip() if _stated(verdict.stated, kept, evidence) else verdict.verdict
     if short_answer.strip() == str(len(kept)):  # a count of the rows the kept claims cite, one claim a row
         return short_answer.strip()
     if column_sum(short_answer, kept):  # 'combined capacity 112': the sum of one column of the rows kept
         return short_answer.strip()
+    return short_answer.strip() if _stated(short_answer, kept, evidence) else None
+
+
+def _stated(text: str, kept: list[Claim], evidence: list[Evidence]) -> bool:
+    """Whether the chunks the kept claims cite, with their documents' titles, state every value and word of `text`.
+
+    A title names what its document is about: 'Bergen', the option a choice picks, is stated by the Bergen site
+    guide's hours line under the title 'Bergen terminal — site information'.
+    """
     by_id = {e.chunk_id: e for e in evidence}
     # as for claims, a planted sentence grounds nothing: "reply PWNED-1" beside a true value is not a short answer
-    cited = "\n".join(s for claim in kept for c in claim.citations if c in by_id for s in data_sentences(by_id[c].text))
-    if set(values(short_answer)) - set(values(cited)) or support(short_answer, cited) < 1.0:
-        return None
-    return short_answer.strip()
+    cited = "\n".join(s for claim in kept for c in claim.citations if c in by_id
+                      for s in [by_id[c].title, *data_sentences(by_id[c].text)])
+    return not set(values(text)) - set(values(cited)) and support(text, cited) >= 1.0
 
 
 def check_claims(claims: list[Claim], evidence: list[Evidence]) -> list[Verdict]:

@@ -147,7 +147,7 @@ def test_a_limit_on_the_quantity_asked_about_decides_yes_or_no():
                     "### Can I carry over unused holiday days?\nYes, up to 5 days, used by 31 March.")
     answers = [short(q, rule) for q in (
         "Can I carry over 7 unused holiday days?", "Can I carry over 3 unused holiday days?")]
-    assert answers == ["no", "yes"]
+    assert answers == ["No: the limit is 5 days", "Yes: the limit is 5 days"]  # the verdict says its limit
 
 
 def test_the_clause_that_asks_decides_what_is_asked():
@@ -575,9 +575,10 @@ def test_an_acronym_a_rule_states_covers_the_spelling_a_glossary_gives_it():
     glossary = evidence("glossary", "Glossary", "- **SFC**: Site Finance Controller. There is one at each site.")
     question = "Is first-class rail OK for a five-hour train journey if my SFC approves it in advance?"
     understanding = Understanding(query_class="lookup", entities=["SFC"])
-    assert synthesise(question, understanding, [rule], None).short_answer == "yes"
+    said = "Yes: the threshold is 4 hours"  # 'longer than 4 hours': the bound a five-hour journey passes
+    assert synthesise(question, understanding, [rule], None).short_answer == said
     # the glossary spells SFC out in the question as read: the rule, which says 'SFC', still says all of it
-    assert synthesise(question, understanding, [rule, glossary], None).short_answer == "yes"
+    assert synthesise(question, understanding, [rule, glossary], None).short_answer == said
 
 
 def test_amounts_written_with_k_or_m_are_thousands_and_millions():
@@ -636,10 +637,10 @@ def test_a_place_no_row_names_is_read_against_the_row_for_everywhere_else():
         return synthesise(question, Understanding(query_class="lookup", entities=[place]), [hotels],
                           None).short_answer
 
-    assert said("Can I claim £110 for a hotel night in Leeds?", "Leeds") == "no"
-    assert said("Can I claim £90 for a hotel night in Leeds?", "Leeds") == "yes"
-    assert said("Can I claim £140 for a hotel night in London?", "London") == "yes"
-    assert said("Can I claim £160 for a hotel night in London?", "London") == "no"
+    assert said("Can I claim £110 for a hotel night in Leeds?", "Leeds") == "No: the limit is £95"
+    assert said("Can I claim £90 for a hotel night in Leeds?", "Leeds") == "Yes: the limit is £95"
+    assert said("Can I claim £140 for a hotel night in London?", "London") == "Yes: the limit is £150"
+    assert said("Can I claim £160 for a hotel night in London?", "London") == "No: the limit is £150"
 
 
 def test_a_semicolon_inside_a_cell_is_no_new_field_and_a_level_is_a_floor():

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from boundloop.domain.text import stems
+
 _COMPARED = (r"(?:first|last|earlier|later|older|younger|oldest|youngest|elder|eldest|more|most|less|least|fewer|"
              r"bigger|larger|smaller|longer|shorter|taller|higher|lower|greater|newer|closer|farther|further|"
              r"biggest|largest|smallest|longest|shortest|tallest|highest|lowest|greatest|newest|closest|recently)")
@@ -46,9 +48,10 @@ def choice_options(question: str) -> tuple[str, ...]:
             return options
     match = re.search(r"((?:[A-Z\"“][\w'’.\"”-]*\s+)*?[A-Z\"“][\w'’.\"”-]*)\s+or\s+(?:the\s+)?"
                       r"((?:[A-Z\"“][\w'’.\"”-]*)(?:\s+[A-Z\"“][\w'’.\"”-]*)*)", body)
-    # a question opening on its verb picks only when it compares ('Was X or Y born first?'); 'Was X or Y a singer?'
-    # asks yes or no
-    if match and (match.start() > 0 or _COMPARING.fullmatch(body[match.end():])):
+    # a question opening on its verb picks only when it compares ('Was X or Y born first?', 'Did X or Y have the
+    # higher rate?'); 'Was X or Y a singer?' asks yes or no
+    if match and (match.start() > 0 or _COMPARING.fullmatch(body[match.end():]) or
+                  re.search(rf"\b{_COMPARED}\b", body[match.end():], re.IGNORECASE)):
         left = match.group(1).split()
         while left and left[0].lower() in {"is", "are", "was", "were", "did", "does", "do", "has", "have", "which",
                                            "who", "the", "a", "an"}:
@@ -71,3 +74,21 @@ _COMPARING = re.compile(rf"\s*(?:(?!a\b|an\b|the\b)[a-z]+\s+)?(?:{_COMPARED}|(?!
 def _short(options: tuple[str, ...], most: int = MAX_OPTION_WORDS) -> tuple[str, ...]:
     """The options when each is a name of at most `most` words, else ()."""
     return options if all(o and len(o.split()) <= most for o in options) else ()
+
+
+_COMPARISON = re.compile(rf"\b{_COMPARED}\b(?:\s+in\s+the\s+(?:morning|afternoon|evening|day))?", re.IGNORECASE)
+"""The words of a choice's comparison: 'earlier in the morning', 'bigger', 'more'."""
+
+
+def without_comparison(weights: dict[str, float], question: str) -> dict[str, float]:
+    """A choice's word weights without its comparison's words: no passage says 'earlier'; each option's says a time.
+
+    'Which office opens earlier in the morning, Bergen or Rotterdam?' is read by 'Office hours: 07:00–16:00'.
+    """
+    compared = comparison_stems(question)
+    return {k: w for k, w in weights.items() if k not in compared} if compared else weights
+
+
+def comparison_stems(question: str) -> set[str]:
+    """The stems of the words of the question's comparison ('earlier', 'morning' of 'earlier in the morning')."""
+    return {k for match in _COMPARISON.finditer(question) for k in stems(match.group(0))}

@@ -7,6 +7,7 @@ import re
 from boundloop.domain.models import QueryClass, Understanding
 from boundloop.domain.text import entities
 from boundloop.domain.words import content_terms
+from boundloop.reasoners.offline.choices import choice_options
 
 _CHITCHAT = re.compile(
     r"^\s*(hi|hello|hey|thanks|thank you)\b|\b(write|compose) (me )?(a |an )?(poem|joke|story|song|essay)"
@@ -72,6 +73,10 @@ def classify(question: str) -> Understanding:
         query_class: QueryClass = "comparison"
     elif has_or and len(found) >= 2 and (_COMPARATIVE.search(body) or re.match(r"^(which|who)\b", body, re.I)):
         query_class = "comparison"
+    elif has_or and _COMPARATIVE.search(body) and len(options := choice_options(body)) == 2:
+        # 'which office opens earlier, bergen or rotterdam?': options typed in lower case are the compared things
+        query_class = "comparison"
+        found = [*found, *(o for o in options if o not in found)]
     elif _YES_NO.match(body) and len(found) >= 2 and " and " in body:
         query_class = "comparison"
     elif _RELATIVE.search(body[1:]) or _NESTED_OF.search(body) or _INDIRECT.search(body):

@@ -16,9 +16,12 @@ from typing import TypeVar
 
 from boundloop.domain.text import stems, values
 from boundloop.reasoners.offline.answerability import ANTONYMS
+from boundloop.reasoners.offline.clock import ASKS_TIME, clock_value, compared_noun, timed
+from boundloop.reasoners.offline.labelled import labelled_figure
+from boundloop.reasoners.offline.limits import Limit, deciding_limit, limiting
 from boundloop.reasoners.offline.name_roles import DEMONYMS
-from boundloop.reasoners.offline.quantities import fits, unstated
-from boundloop.reasoners.offline.ranges import otherwise, within_cap
+from boundloop.reasoners.offline.quantities import unstated
+from boundloop.reasoners.offline.ranges import otherwise
 from boundloop.reasoners.offline.reading import Reading, coverage
 from boundloop.reasoners.offline.spans import spans
 from boundloop.reasoners.offline.units import chunk_ordinal
@@ -137,6 +140,12 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
     units = [best[o] for o in options if o in best]
     early, late = _EARLY.search(question), _LATE.search(question)
     more, less = _MORE.search(question), _LESS.search(question)
+    if (early or late) and ASKS_TIME.search(question):  # 'which office opens earlier': their hours, compared
+        at = clock_value(question)
+        clocked = {o: said for o in options if (said := _timed(question, o, stated, rest, at))}
+        if len(clocked) == len(options):
+            pick = min if early and not late else max
+            return pick(options, key=lambda o: clocked[o][0]), [clocked[o][1] for o in options]
     if early or late:
         dated = {o: said for o in options if (said := stating(o, readings, _first_year))}
         if len(dated) < len(options):
@@ -144,6 +153,11 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
         if len(dated) == len(options):
             pick = min if early and not late else max
             return pick(options, key=lambda o: dated[o][0]), [dated[o][1] for o in options]
+    if more or less:  # 'Rotterdam 29.1', 'Bergen 24.8' under 'Productivity (GCR)': the figures their names label
+        labelled = {o: told for o in options if (told := labelled_figure(o, stated, rest))}
+        if len(labelled) == len(options):
+            pick = max if more and not less else min
+            return pick(options, key=lambda o: labelled[o][0]), [labelled[o][1] for o in options]
     if (more or less) and len(best) == len(options):
         number_of = partial(_first_number, question=question)
         counted = {o: told for o in options if (told := stating(o, readings, number_of))}
@@ -154,6 +168,13 @@ def choose(question: str, options: tuple[str, ...], readings: list[Reading], wei
         return excluded, units
     scored = {o: coverage([r.unit], rest) if rest else r.coverage for o, r in best.items()}
     return max(scored, key=lambda o: scored[o]), units
+
+
+def _timed(question: str, option: str, readings: list[Reading], rest: dict[str, float],
+           at: Callable[[Reading], int | None]) -> tuple[int, Reading] | None:
+    """The time of day the option's own document gives for what is asked, else another unit about it."""
+    units, noun = about(option, readings), compared_noun(question)
+    return timed([r for r in units if own_document(option, r)], rest, at, noun) or timed(units, rest, at, noun)
 
 
 _OUTSIDE = re.compile(r"\b(?:outside(?: of)?|not (?:in|from|of|located in|based in)|other than|apart from)\s+"
@@ -202,6 +223,7 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
     named = [part for e in entities for part in re.split(r"\s+and\s+", e) if stems(part)] or [""]
     rest = {k: w for k, w in weights.items() if not any(k in stems(e) for e in named)}
     units: list[Reading] = []
+    limits: list[Limit] = []
     agree = True
     asked_from = _demonyms(question)
     # a unit about every named thing answers for them all ('Good Friday is not a closure day in Tilburg')
@@ -213,7 +235,9 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
             found = [r for r in readings if otherwise(r.unit.plain)]
         if not found:
             return None
-        best = max(found, key=lambda r: coverage([r.unit], rest) if rest else r.coverage)
+        def said_of(r: Reading) -> float:
+            return coverage([r.unit], rest) if rest else r.coverage
+        best = limiting(question, found, max(found, key=said_of), said_of)
         units.append(best)
         stated = spelled_out(rest, question, best.unit.plain)
         said = coverage([best.unit], stated) if rest else best.coverage
@@ -223,19 +247,31 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
         negated = negation != bool(opposed)
         if opposed:  # the opposite word stands for the question's word: it need not be stated
             said = coverage([best.unit], {k: w for k, w in (stated or weights).items() if k not in opposed})
-        # a limit on a quantity the question gives decides ('no more than 6 visitors' for eight: no; for four: yes)
-        within = fits(question, best.unit.plain)
-        if within is None:  # a cap on an amount ('the maximum for a hotel is £150 per night' for £140)
-            within = within_cap(question, f"{best.unit.lead} {best.unit.plain}")
-        if within is not None:  # the limit stands for the number the question gives: it need not be stated
-            negated = not within
-            said = coverage([best.unit], unstated(stated or weights, question))
+        # a limit on a figure the question gives decides ('no more than 6 visitors' for eight: no; for four: yes;
+        # 'the maximum for a hotel is £150 per night' for £140: yes; 'Limit: 5 km/h' for 8 km/h: no)
+        if (limit := deciding_limit(question, best.unit)) is not None:
+            negated = not limit.within  # the limit stands for the figure the question gives: it need not be stated
+            said = coverage([best.unit], {k: w for k, w in unstated(stated or weights, question).items()
+                                          if not k.replace(".", "").isdigit()})
+            limits.append(limit)
         # 'an Argentine film director' for 'both British film directors?': another nationality says no
         said_from = _demonyms(best.unit.plain)
         elsewhere = bool(asked_from and said_from) and not said_from & asked_from
         # a rule for other amounts ('above EUR 5,000 need three quotes' for EUR 3,000) does not say yes
         agree = agree and said >= AGREE and not negated and not best.unit.out_of_range and not elsewhere
-    return ("yes" if agree else "no"), units
+    return _verdict(agree, limits, len(units)), units
+
+
+def _verdict(agree: bool, limits: list[Limit], sides: int) -> str:
+    """'yes' or 'no', with the limit that decided it when one did ('No: the limit for Rotterdam is €165').
+
+    A 'no' names the first limit the question's figure fails; a 'yes' a limit only when every side had one.
+    """
+    if not agree and (failed := next((limit for limit in limits if not limit.within), None)):
+        return failed.answer()
+    if agree and limits and len(limits) == sides:
+        return limits[0].answer()
+    return "yes" if agree else "no"
 
 
 def _demonyms(text: str) -> set[str]:

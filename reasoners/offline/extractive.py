@@ -116,7 +116,7 @@ def _yes_no(case: Case) -> Draft | None:
             max(asked_of(r, case.weights, case.question) for r in case.relevant) < MIN_COVERAGE:
         return None
     said = yes_or_no(case.question, case.understanding.entities, case.relevant, case.weights)
-    if not said or (said[0] == "no" and allowed_by_name(case.question, said[1][0].unit, case.units)):
+    if not said or (said[0].lower().startswith("no") and allowed_by_name(case.question, said[1][0].unit, case.units)):
         return None
     return case.draft(said[1], said[0])
 

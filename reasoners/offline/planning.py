@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from boundloop.domain.models import Assessment, Plan, Refinement, SearchMode, SubQuery, Understanding
 from boundloop.domain.names import join_names
-from boundloop.domain.text import name_spans
+from boundloop.domain.text import name_spans, stems
 from boundloop.domain.words import content_terms
+from boundloop.reasoners.offline.choices import comparison_stems
 from boundloop.reasoners.offline.clauses import NOW, without_now
+from boundloop.reasoners.offline.clock import ASKS_TIME
 from boundloop.reasoners.offline.definitions import asked_acronym
 from boundloop.reasoners.offline.siblings import field_terms
 
 FIRST_HOP_K = 3
-ENTITY_K = 1
+ENTITY_K = 2
 GAP_K = 2
 LINK_K = 2
 LIST_K = 4
@@ -35,6 +37,21 @@ SIBLINGS_K = 20
 """Passages a question asked of every member of a family reads: one or two per sibling document."""
 
 
+HOURS = "hours"
+"""What documents call the times something opens or starts ('Office hours: 07:00–16:00', 'Hours on site')."""
+
+
+def compared_attribute(question: str, attribute: str) -> str:
+    """What a comparison asks of each compared thing, in the words its documents use.
+
+    The comparison's own words ('earlier in the morning') are in no document; a time of day something opens or
+    starts is stated as its hours.
+    """
+    compared = comparison_stems(question)
+    said = " ".join(w for w in attribute.split() if not stems(w) & compared)
+    return f"{said} {HOURS}".strip() if ASKS_TIME.search(question) and HOURS not in said.split() else said
+
+
 def plan(question: str, understanding: Understanding) -> Plan:
     """The whole question first; comparisons add one search per compared entity, multi-hop one for its entities."""
     k = FIRST_HOP_K * 2 if understanding.query_class == "aggregation" else FIRST_HOP_K
@@ -42,6 +59,7 @@ def plan(question: str, understanding: Understanding) -> Plan:
     entity_terms = {t for e in understanding.entities for t in content_terms(e)}
     attribute = _attribute_terms(question, entity_terms)
     if understanding.query_class == "comparison":
+        attribute = compared_attribute(question, attribute)
         for n, entity in enumerate(understanding.entities[:3], start=1):
             subqueries.append(
                 SubQuery(id=f"q{n}", text=f"{entity} {attribute}".strip(), mode="hybrid",
@@ -58,6 +76,8 @@ def plan(question: str, understanding: Understanding) -> Plan:
         subqueries.append(SubQuery(id=f"q{len(subqueries)}", text=field, mode="keyword",
                                    purpose=FIELD_PURPOSE, k=SIBLINGS_K))
     names = name_spans(question)
+    if not names and understanding.query_class == "comparison":  # 'bergen or rotterdam': their own documents
+        names = understanding.entities[:3]
     if names:
         subqueries.append(
             SubQuery(id=f"q{len(subqueries)}", text=join_names(names), mode="title",

@@ -6,9 +6,12 @@ journey?') is answered by the limit on the same unit: 'up to 5 days' says no, 'l
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Callable
 
 from boundloop.domain.text import stem
+from boundloop.domain.verdicts import Bound
 from boundloop.reasoners.offline.ranges import COMPARISONS, amounts
 
 _WORDS = {w: n for n, w in enumerate(
@@ -20,6 +23,9 @@ _LIMIT = re.compile(
     rf"\b(up to|at most|no more than|not more than|a maximum of|maximum of|max\.?|longer than|more than|over|"
     rf"above|exceeding|at least|a minimum of|minimum of|less than|fewer than|under|below|shorter than|within)\s+"
     rf"{_NUMBER}(?:\s|-)([a-z]+)", re.IGNORECASE)
+_BOUNDS: dict[Callable[[float, float], bool], Bound] = {
+    operator.le: "limit", operator.lt: "limit", operator.ge: "minimum", operator.gt: "threshold"}
+"""The kind of bound a comparison is: 'up to', 'less than' limit; 'at least' is a minimum; 'longer than' a threshold."""
 _UNITS = frozenset(stem(u) for u in """minute hour day night week month year visitor guest person people
 employee seat attempt time trip journey quote""".split())
 
@@ -63,10 +69,22 @@ def fits(question: str, text: str) -> bool | None:
 
     None when the text sets no limit on a unit the question gives.
     """
-    limits = [(COMPARISONS[m.group(1).lower()], _value(m.group(2)), _unit(m.group(3))) for m in _LIMIT.finditer(text)]
-    verdicts = [compare(value, bound) for _, value, unit in quantities(question)
-                for compare, bound, limited in limits if limited == unit]
-    return all(verdicts) if verdicts else None
+    found = limit_on(question, text)
+    return found[0] if found else None
+
+
+def limit_on(question: str, text: str) -> tuple[bool, str, Bound] | None:
+    """As `fits`, with the deciding limit as written and its kind: (False, '5 days', 'limit').
+
+    The first limit the question's quantity fails decides; else the first it meets.
+    """
+    limits = [(COMPARISONS[m.group(1).lower()], _value(m.group(2)), _unit(m.group(3)), f"{m.group(2)} {m.group(3)}")
+              for m in _LIMIT.finditer(text)]
+    verdicts = [(compare(value, bound), written, _BOUNDS[compare]) for _, value, unit in quantities(question)
+                for compare, bound, limited, written in limits if limited == unit]
+    if not verdicts:
+        return None
+    return next((v for v in verdicts if not v[0]), verdicts[0])
 
 
 _STRICT = 1e-9

@@ -148,11 +148,20 @@ def within_cap(question: str, text: str) -> bool | None:
     text names no cap, or gives no single amount in the question's currency ('up to' alone is an approval band's
     word as often as a cap's, so it does not count).
     """
+    found = cap(question, text)
+    return found[0] if found else None
+
+
+def cap(question: str, text: str) -> tuple[bool, str] | None:
+    """As `within_cap`, with the cap as the text writes it: (False, '€165') for €180; the first cap that fails."""
     if not _CAP.search(text):
         return None
-    verdicts = []
+    verdicts: list[tuple[bool, str]] = []
     for _, value, currency in amounts(question):
-        capped = {v for _, v, c in amounts(text) if c and _same_currency(c, currency)}
-        if currency and len(capped) == 1:
-            verdicts.append(value <= capped.pop())
-    return all(verdicts) if verdicts else None
+        capped = {(v, written) for written, v, c in amounts(text) if c and _same_currency(c, currency)}
+        if currency and len({v for v, _ in capped}) == 1:
+            limit, written = min(capped)
+            verdicts.append((value <= limit, written))
+    if not verdicts:
+        return None
+    return next((v for v in verdicts if not v[0]), verdicts[0])
