@@ -41,6 +41,22 @@ def without_now(question: str) -> str:
     return " ".join(NOW.sub(" ", question).split())
 
 
+_HEARSAY = re.compile(r"^\s*(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:heard|hear|was told|were told|someone (?:said|told)|"
+                      r"(?:the\s+)?rumou?r\s+is|apparently)\b[^?]*\d[^?]*$", re.I)
+"""A remark after the question giving a value the asker heard ('heard we're going to 12h'): no part of what is
+asked."""
+
+
+def without_hearsay(question: str) -> str:
+    """The question without a remark after it giving a value the asker heard: it may be a proposal, never the answer.
+
+    'how long are the shifts at Gdynia at the moment? heard we're going to 12h' asks the shifts' length now; a
+    remark without a value ('heard rumours') is left as it is.
+    """
+    asking, mark, rest = question.rpartition("?")
+    return f"{asking}{mark}" if mark and asking.strip() and _HEARSAY.match(rest) else question
+
+
 def requested(question: str) -> str:
     """What a request asks: 'can you tell me the site's address?' -> 'what is the site's address?'.
 

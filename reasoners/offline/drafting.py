@@ -16,9 +16,11 @@ from boundloop.reasoners.offline.answer_types import Expected, expected_answer
 from boundloop.reasoners.offline.answerability import Similarity, load_model, names_absent, probability
 from boundloop.reasoners.offline.casing import cased
 from boundloop.reasoners.offline.chains import Chain, chains
-from boundloop.reasoners.offline.clauses import requested
-from boundloop.reasoners.offline.quantities import fits, unstated
-from boundloop.reasoners.offline.ranges import otherwise, within_cap
+from boundloop.reasoners.offline.choices import without_comparison
+from boundloop.reasoners.offline.clauses import requested, without_hearsay, without_now
+from boundloop.reasoners.offline.limits import deciding_limit
+from boundloop.reasoners.offline.quantities import unstated
+from boundloop.reasoners.offline.ranges import otherwise
 from boundloop.reasoners.offline.reading import Reading, coverage, read, term_weights
 from boundloop.reasoners.offline.render import render
 from boundloop.reasoners.offline.siblings import each_document, family_terms, field_terms, in_family, singular
@@ -77,7 +79,7 @@ def rejection(question: str, expected: Expected, ranked: list[Chain], weights: d
 
 def asked(question: str) -> str:
     """The question as read: sentences in it that read as instructions to the assistant are not what is asked."""
-    return requested(" ".join(data_sentences(question)) or question)
+    return requested(without_hearsay(" ".join(data_sentences(question)) or question))
 
 
 def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
@@ -96,7 +98,9 @@ def reading_of(question: str, understanding: Understanding, evidence: list[Evide
     question = cased(expanded(asked(question), evidence), evidence)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence, cap)
-    weights = term_weights(question, units)
+    weights = term_weights(without_now(question), units)  # 'at the moment' asks what is in force: no words to find
+    if expected.kind == "choice":
+        weights = without_comparison(weights, question)
     return question, expected, units, read(question, expected, units, rank_of, weights), weights
 
 
@@ -187,6 +191,6 @@ def asked_of(reading: Reading, weights: dict[str, float], question: str) -> floa
     if otherwise(text):  # 'anywhere else in the UK: £95' stands for the place the question names
         named = {k for name in entities(question, names_only=True) for k in stems(name)} - reading.unit.stems
         weights = {k: w for k, w in weights.items() if k not in named}
-    elif fits(question, text) is None and within_cap(question, f"{reading.unit.lead} {text}") is None:
+    elif deciding_limit(question, reading.unit) is None:
         return reading.coverage
     return coverage([reading.unit], unstated(weights, question))

@@ -14,7 +14,7 @@ _CODES = r"(?:EUR|CAD|USD|GBP|CHF|AUD|JPY|PLN|SEK|NOK|DKK|CZK|HUF|INR|NZD|SGD|HK
 _SCALE = r"(?:\s?(?:million|billion|thousand|bn|m|k)\b)?"
 _UNITS = (
     r"(?:%|percent|per ?cent|working days?|business days?|calendar days?|days?|weeks?|months?|years?|hours?|hrs?|"
-    r"minutes?|mins?|seconds?|GB|TB|MB|kB|Mbit/s|Gbit/s|Mbps|Gbps|km/h|kph|mph|km|kilometres?|kilometers?|miles?|"
+    r"minutes?|mins?|seconds?|GB|TB|MB|kB|Mbit/s|Gbit/s|Mbps|Gbps|km/h|kph|mph|m/s|knots?|kts?|km|kilometres?|kilometers?|miles?|"
     r"metres?|meters?|"
     r"m²|sq ?m|square (?:metres?|meters?|feet)|kg|kilograms?|tonnes?|tons?|lbs?|pounds|people|persons|seats?|"
     r"employees|staff|members|rooms?|floors?|nights?|times|points|inches|feet|ft|cm|mm|°C|°F|degrees?|"
