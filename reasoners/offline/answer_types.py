@@ -220,6 +220,9 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected("yes_no")
     if _STEPS.match(lower):  # 'What are the steps to book a trip?': a procedure, however the question is classed
         return Expected("explanation")
+    if (bound := _BOUND_OF.match(lower)) and query_class != "aggregation":
+        # 'What's the maximum a claims handler can settle?': one bound, whatever plural modifies its holder
+        return Expected("amount" if bound.group(1) else "number", bound.group(1) or bound.group(2))
     plural = plural_noun(phrase, question)
     if plural and _one_of(lower, plural):  # 'Which of X's older brothers plays ...?': one brother
         phrase = phrase[:phrase.index(plural) + 1]
@@ -233,8 +236,6 @@ def expected_answer(question: str, query_class: str = "lookup") -> Expected:
         return Expected("explanation")
     if _DIALLED.search(lower):  # 'what number do I ring for ...': a phone number or extension, not a count
         return Expected("phone", "number")
-    if bound := _BOUND_OF.match(lower):
-        return Expected("amount" if bound.group(1) else "number", bound.group(1) or bound.group(2))
     named = kind_of_phrase(phrase) if phrase else None
     if re.match(r"^\s*(who|whom|whose)\b", lower) or re.search(r"\b(?:to|by|from|for|with|of) whom?\b", lower) or \
             re.search(r"\bwhom?\s*\?\s*$", lower):  # asked in place: 'a sitcom written by who?'
