@@ -224,6 +224,9 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
     rest = {k: w for k, w in weights.items() if not any(k in stems(e) for e in named)}
     units: list[Reading] = []
     limits: list[Limit] = []
+
+    def said_of(r: Reading) -> float:
+        return coverage([r.unit], rest) if rest else r.coverage
     agree = True
     asked_from = _demonyms(question)
     # a unit about every named thing answers for them all ('Good Friday is not a closure day in Tilburg')
@@ -235,8 +238,6 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
             found = [r for r in readings if otherwise(r.unit.plain)]
         if not found:
             return None
-        def said_of(r: Reading) -> float:
-            return coverage([r.unit], rest) if rest else r.coverage
         best = limiting(question, found, max(found, key=said_of), said_of)
         units.append(best)
         stated = spelled_out(rest, question, best.unit.plain)
