@@ -41,9 +41,3 @@ def test_the_most_a_holder_may_do_is_one_bound_whatever_plural_names_the_holder(
     assert asked.kind == "amount"
     assert expected_answer("What are the claims handlers' names?").kind == "list"
 
-
-def test_a_proposed_column_is_read_after_the_one_in_force_whatever_their_order():
-    draft = evidence("draft-ashby-shifts", "DRAFT — Proposal: longer shifts for the Ashby depot",
-                     "Status: DRAFT, not approved.\n\n## Proposal\n\n"
-                     "Shift length; Proposed: 10 hours; Current (in force): 8 hours\n")
-    assert short_answer("how long are the shifts at Ashby at the moment?", draft, entities=("Ashby",)) == "8 hours"

@@ -29,12 +29,6 @@ office id identifier code reference ref""".split())
 """Columns whose numbers name or reach something ('Ext.: 4127', 'Room: 3.08'): never a count or an amount."""
 
 
-_NOT_IN_FORCE = re.compile(r"\b(?:proposed|proposal|draft|previous|previously|former|formerly)\b", re.IGNORECASE)
-"""A column of values not in force: a proposal's ('Proposed'), or the ones replaced ('Previous rate')."""
-NOT_IN_FORCE_FIT = -0.5
-"""Such a cell's value is read last: the row's value in force, in another column, answers."""
-
-
 def identifier_column(cell: Cell) -> bool:
     """Whether a cell's header says its numbers name or reach something ('Ext.', 'Room'), not count."""
     return bool(set(re.findall(r"[a-z-]+", cell.header.lower())) & _IDENTIFIER_HEADERS)
@@ -49,8 +43,6 @@ def cell_fit(cell: Cell, expected: Expected, question_stems: set[str]) -> float:
     """
     if not cell.header:
         return 0.0
-    if _NOT_IN_FORCE.search(cell.header):  # 'Proposed: 12 hours' beside 'Current (in force): 8 hours'
-        return NOT_IN_FORCE_FIT
     header = stems(cell.header)
     generic = expected.head == expected.kind
     if expected.head and stem(expected.head) in header and not generic:
