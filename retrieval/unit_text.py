@@ -85,6 +85,13 @@ def heading_level(sentence: str) -> int:
     return len(marks.group(1)) if marks else 7
 
 
+CONTACT = re.compile(
+    r"\+\d{1,3}(?:[\s.-]?\d{1,4}){2,5}|\b(?:extension|ext\.?|x):?\s?\d{3,6}\b|\(\d{3}\)\s?\d{3}-\d{4}"
+    r"|\b\d{3}-\d{3}-\d{4}\b|(?<![\w.])0\d{2,4}[\s-]\d{3,4}[\s-]?\d{3,4}\b|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
+    re.IGNORECASE)
+"""A phone number, extension or e-mail address on a line: a line giving a contact is no heading."""
+
+
 def is_heading(sentence: str, title: str, following: bool) -> bool:
     """Markdown headings, the title line, and short label lines (no full stop, no fields) followed by text."""
     stripped = sentence.strip()
@@ -95,6 +102,8 @@ def is_heading(sentence: str, title: str, following: bool) -> bool:
     words = plain(stripped).split()
     if PAIR.match(stripped) or stripped.startswith("|"):  # 'Saturday; 9am - 1pm', '| York | 14 |': table rows
         return False
+    if CONTACT.search(stripped):
+        return False  # 'Priya Raman, Contact Centre Manager, ext. 5101' under 'SITE MANAGER' gives a contact
     return following and len(words) <= 7 and not re.search(r"[.!?:;]$|:\s", stripped) and \
         not BULLET.match(stripped) and bool(words) and words[0][:1].isupper()
 

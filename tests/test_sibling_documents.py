@@ -8,8 +8,11 @@ from boundloop.domain.models import Evidence
 from boundloop.domain.text import stems
 from boundloop.reasoners.offline.drafting import family_evidence
 from boundloop.reasoners.offline.extractive import synthesise
+from boundloop.reasoners.offline.field_values import field_value
+from boundloop.reasoners.offline.fields import field_asked
 from boundloop.reasoners.offline.planning import plan
-from boundloop.reasoners.offline.siblings import field_terms, field_value, single_question
+from boundloop.reasoners.offline.siblings import field_terms, single_question
+from boundloop.reasoners.offline.units import units_of
 from tests.reader_fixtures import evidence, short_answer
 
 GUIDES = [  # four site guides, each laid out its own way, and a directory that names every site
@@ -52,7 +55,17 @@ def test_the_field_asked_is_searched_without_the_family():
     ("The old network EM-OLD was switched off in 2024.", None),
 ])
 def test_a_field_value_is_read_from_the_passage_structure(text, value):
-    assert field_value(text, set(stems("wifi network"))) == value
+    assert read_field(text, "wifi network", "name") == value
+
+
+def read_field(text: str, field_words: str, kind: str, heading: str = "") -> str | None:
+    """The value the last unit of `text` (under `heading`, if given) gives for the field `field_words` asks."""
+    field = field_asked(field_words.split(), {k: 1.0 + i for i, k in enumerate(stems(field_words))}, kind)
+    assert field is not None
+    chunk = f"{heading}\n{text}" if heading else text
+    unit = units_of(evidence("guide", "Site guide", chunk))[-1]
+    found = field_value(unit, field)
+    return found.value if found else None
 
 
 def test_each_sibling_document_gives_one_item_and_its_own_citation():
@@ -115,7 +128,7 @@ def _family_readings(question: str, documents: list[Evidence]):
 
     single = single_question(question)
     assert single is not None
-    return each_document_readings(question, single, documents)
+    return each_document_readings(question, single, documents).readings
 
 
 @pytest.mark.parametrize("text, heading, value", [
@@ -125,8 +138,8 @@ def _family_readings(question: str, documents: list[Evidence]):
     ("Beatriz Lopes runs the centre and chairs the weekly safety walk.", "SITE MANAGER", None),  # too long
 ])
 def test_a_fields_value_from_its_heading_or_beside_its_name(text, heading, value):
-    field = set(stems("site manager")) if "MANAGER" in heading else set(stems("staff network"))
-    assert field_value(text, field, heading) == value
+    words, kind = ("site manager", "person") if "MANAGER" in heading else ("staff network", "name")
+    assert read_field(text, words, kind, f"## {heading}") == value
 
 
 def test_a_sibling_titled_otherwise_is_one_of_the_family_by_its_file_name():

@@ -16,6 +16,7 @@ from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.bridges import missing_links
 from boundloop.reasoners.offline.clauses import without_now
 from boundloop.reasoners.offline.planning import SUPPLEMENTARY
+from boundloop.reasoners.offline.sibling_search import sibling_check
 
 COVERED = 0.67
 TOP_PER_QUERY = 3
@@ -184,7 +185,10 @@ def evaluate(question: str, understanding: Understanding, subqueries: list[SubQu
     supplementary = {q.id for q in subqueries if q.purpose in SUPPLEMENTARY}
     uncovered = [c for c in coverage if not c.covered and c.subquery_id != "q0" and not c.subquery_id.startswith("r")
                  and c.subquery_id not in supplementary]
-    if lack.unfinished and not any(q.purpose.startswith("the rest of") for q in subqueries):
+    siblings = sibling_check(question, understanding, subqueries, evidence)
+    if siblings.across:  # a field of every sibling: only the siblings not read yet are worth a hop
+        gap = siblings.gap
+    elif lack.unfinished and not any(q.purpose.startswith("the rest of") for q in subqueries):
         gap = Gap(kind="unfinished_list", terms=lack.asked_of, bridge_entities=lack.unfinished,
                   description=f"the list goes on beyond the passages held: {', '.join(lack.unfinished)}")
     elif uncovered and refinements < 2:

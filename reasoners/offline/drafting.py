@@ -18,12 +18,13 @@ from boundloop.reasoners.offline.casing import cased
 from boundloop.reasoners.offline.chains import Chain, chains
 from boundloop.reasoners.offline.choices import without_comparison
 from boundloop.reasoners.offline.clauses import requested, without_hearsay, without_now
+from boundloop.reasoners.offline.fields import field_asked, said_for
 from boundloop.reasoners.offline.limits import deciding_limit
 from boundloop.reasoners.offline.quantities import unstated
 from boundloop.reasoners.offline.ranges import otherwise
 from boundloop.reasoners.offline.reading import Reading, coverage, read, term_weights
 from boundloop.reasoners.offline.render import render
-from boundloop.reasoners.offline.siblings import each_document, family_terms, field_terms, in_family, singular
+from boundloop.reasoners.offline.siblings import Items, each_document, family_terms, field_terms, singular
 from boundloop.reasoners.offline.units import Unit, units_of
 from boundloop.reasoners.offline.versions import older_versions
 
@@ -167,18 +168,18 @@ def family_evidence(evidence: list[Evidence], field: set[str]) -> list[Evidence]
     return kept
 
 
-def each_document_readings(question: str, single: str, evidence: list[Evidence]) -> list[Reading]:
-    """Rule `each_document_field`: the single question's best reading from each sibling document (siblings.py)."""
+def each_document_readings(question: str, single: str, evidence: list[Evidence]) -> Items:
+    """Rule `each_document_field`: the field's value in each sibling document (siblings.py, field_values.py)."""
     lookup = Understanding(query_class="lookup")
-    family = family_evidence(evidence, set(stems(field_terms(question))))
+    terms = field_terms(question).split()
+    family = family_evidence(evidence, said_for(terms))
     _, expected, _, readings, weights = reading_of(single, lookup, family, len(family))
     if expected.kind == "list" and expected.head:  # 'what is the wifi names': one name per document
         _, expected, _, readings, weights = reading_of(singular(single, expected.head), lookup, family, len(family))
-    if not expected.wants_value or expected.kind in ("yes_no", "choice", "list"):
-        return []
-    field = {k: weights[k] for k in stems(field_terms(question)) if weights.get(k)}  # the field's words, weighed
-    return in_family(each_document([r for r in readings if r.coverage >= MIN_COVERAGE / 4], field),
-                     family_terms(question))
+    if not expected.wants_value or expected.kind in ("yes_no", "choice", "list") or \
+            (field := field_asked(terms, weights, expected.kind)) is None:
+        return Items([], [])
+    return each_document(readings, field, family_terms(question))
 
 
 def asked_of(reading: Reading, weights: dict[str, float], question: str) -> float:

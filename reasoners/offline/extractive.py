@@ -259,9 +259,11 @@ def read_answer(question: str, understanding: Understanding, evidence: list[Evid
     """
     if (single := single_question(question)) and \
             expected_answer(question, understanding.query_class).kind not in NOT_LISTED and \
-            (each := each_document_readings(question, single, evidence)):
-        draft = draft_of(single, each, join_items([r.answer or "" for r in each]))  # one value per sibling document
-        return Decision(draft, (EACH_DOCUMENT,) * len(draft.claims))
+            (each := each_document_readings(question, single, evidence)).readings:
+        # one value per sibling document, each citing its own passage; the siblings giving none are named
+        draft = draft_of(single, each.readings, join_items([r.answer or "" for r in each.readings]))
+        without = f"no value read from {', '.join(each.without)}" if each.without else ""
+        return Decision(draft, (EACH_DOCUMENT,) * len(draft.claims), note=without)
     case = Case.read(question, understanding, evidence, similarity)
     for rule in RULES:
         if (drafted := rule.answer(case)) is not None:

@@ -10,11 +10,16 @@ order of how well each document's reading covers the question.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
+from typing import NamedTuple
 
 from boundloop.domain.text import stems
 from boundloop.domain.words import content_terms
+from boundloop.reasoners.offline.field_values import field_value
+from boundloop.reasoners.offline.fields import Field, family_words
 from boundloop.reasoners.offline.reading import Reading
+from boundloop.reasoners.offline.spans import finditer
 
 _COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+"
 _DISTRIBUTIVE = re.compile(
@@ -27,8 +32,6 @@ terminals': the family the list runs over, ending the question (so neither 'Do a
 each share. Go ahead.' is one)."""
 MIN_DOCUMENTS = 2
 MAX_ITEMS = 12
-FIELD_SHARE = 0.4
-"""A document belongs in the list when its passage states this share of the field words the best one states."""
 
 
 def single_question(question: str) -> str | None:
@@ -65,21 +68,6 @@ def family_terms(question: str) -> set[str]:
     return set(stems(" ".join(content_terms(match.group(1))))) if match else set()
 
 
-def in_family(items: list[Reading], family: set[str]) -> list[Reading]:
-    """The items from documents whose title or file name names the family, when at least two do; all otherwise.
-
-    'Site Guide — Basel' is one of 'each of our sites', and so is 'Merrowgate House — Building Guide' filed as
-    'site-guide-merrowgate-house'; a manual's sentence stating the field is no member.
-    """
-    named = [r for r in items if family & set(stems(f"{r.unit.evidence.title} {_words(r.unit.evidence.doc_id)}"))]
-    return named if len(named) >= MIN_DOCUMENTS else items
-
-
-def _words(doc_id: str) -> str:
-    """A file name's words: 'site-guide-merrowgate-house' -> 'site guide merrowgate house'."""
-    return re.sub(r"[-_./]+", " ", doc_id)
-
-
 def singular(question: str, noun: str) -> str:
     """`question` with its plural head noun made singular ('the wifi names' -> 'the wifi name')."""
     if noun.endswith("ies"):
@@ -91,104 +79,72 @@ def singular(question: str, noun: str) -> str:
     return re.sub(rf"\b{re.escape(noun)}\b", one, question, count=1) if one != noun else question
 
 
-_LABELLED = re.compile(r"^\W*(?:\*\*|__)?([^:*_]{1,60}?)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.+)$")
-_BOLD = re.compile(r"\*\*([^*]{1,80})\*\*|__([^_]{1,80})__")
-_STATED = re.compile(r"^(?:the\s+)?((?:[\w'’-]+\s+){1,8}?)(?:is|are)\s+(?!not\b|no\b|a\b|an\b)(.+)$", re.I)
-"""'The Station Manager is Sérgio Anjos': a sentence that opens on the field and says what it is."""
-_VALUE_END = re.compile(r"\s+[—–-]\s|\s\(|;|\.(?:\s|$)|,\s")
 
 
-def _trimmed(value: str) -> str:
-    value = value.replace("**", "").replace("__", "").strip()
-    end = _VALUE_END.search(value)
-    return (value[:end.start()] if end else value).strip(" .,:;")
+class Items(NamedTuple):
+    """One reading per sibling document that gives the field (its answer the value), and the siblings giving none."""
+
+    readings: list[Reading]
+    without: list[str]
+    """Titles of the family's documents held whose passages give no value for the field."""
+    filed: str = ""
+    """The words the family's file names open with ('site guide'), when they share them."""
 
 
-def field_value(text: str, field: set[str], heading: str = "") -> str | None:
-    """The value a passage gives for the field, read from its structure, else None.
+def each_document(readings: list[Reading], field: Field, family: set[str]) -> Items:
+    """Each sibling document's value for `field`, read by structure first, one reading per document.
 
-    A table row's cell under a header naming the field ('Wireless network' in an Item column, its value in the
-    next), a `Label: value` line whose label names it ('Wifi (staff): MGW-HOLLIN-OPS — password from ...'), or the
-    emphasised words of a sentence naming it ('Staff wifi is **MGW-STENNING**').
+    Of a document's units the one naming the field by its structure wins ('Wifi (staff): X' over a remark on an old
+    network), then a value of the kind asked (a person's name for 'who'), then one stating more of the field's other
+    words ('Staff wifi' over 'Guest wifi'). Only documents of the family count (`members`).
     """
-    pairs = [pair.split(": ", 1) for pair in text.split("; ")]
-    if len(pairs) > 1 and all(len(pair) == 2 for pair in pairs):
-        for i, (header, cell) in enumerate(pairs):
-            if field & set(stems(header)) and not field & set(stems(cell)):
-                return _trimmed(cell) or None
-            if field & set(stems(cell)) and i + 1 < len(pairs):
-                return _trimmed(pairs[i + 1][1]) or None
-    labelled = _LABELLED.match(text)
-    if labelled and field & set(stems(labelled.group(1))):
-        bold = _BOLD.search(labelled.group(2))
-        return _trimmed(next(g for g in bold.groups() if g) if bold else labelled.group(2)) or None
-    stated = _STATED.search(text)
-    if stated and field & set(stems(stated.group(1))) and not field & set(stems(stated.group(2))):
-        return _trimmed(stated.group(2)) or None  # 'The first-aid contact for the site is Farah Iskandar (ext. 6120)'
-    if heading and field <= set(stems(heading)) and len(text.split()) <= SHORT_VALUE and \
-            (value := _trimmed(text)) and not field & set(stems(value)):
-        return value  # '### SITE MANAGER' over 'Beatriz Lopes (Training Centre Manager)'
-    if beside := _beside_field(text, field):
-        return beside  # 'Staff should connect to the Kestrel-SG-Staff network'
-    if field & set(stems(_BOLD.sub(" ", text))):
-        for match in _BOLD.finditer(text):
-            value = next(g for g in match.groups() if g)
-            lead_in = match.start() == text.find("*") and value.rstrip().endswith((".", ":"))
-            if not lead_in and not field & set(stems(value)):  # '**Getting online.**' opens the paragraph
-                return _trimmed(value) or None
-    return None
-
-
-SHORT_VALUE = 8
-"""A line under a heading naming the field is its value when it is this short ('Beatriz Lopes (Centre Manager)')."""
-_TOKEN = re.compile(r"[^\s,;:()]+")
-_VALUE_SHAPED = re.compile(r"^(?=.*[A-Z0-9])(?:\w+[-_./]\w[\w./-]*|\w*\d\w*|[A-Z]\w*[A-Z]\w*)$")
-"""A word shaped like a value rather than prose: a code ('Kestrel-SG-Staff', 'MGW_OPS'), a number, an inner capital."""
-
-
-def _beside_field(text: str, field: set[str]) -> str | None:
-    """A value-shaped word naming a field word: 'the Kestrel-SG-Staff network'.
-
-    Only before it, as a name stands: 'the old network EM-OLD' is a remark on the network, not its name.
-    """
-    words = _TOKEN.findall(text)
-    for i, word in enumerate(words):
-        if not field & set(stems(word)):
-            continue
-        value = words[i - 1].strip(".'\"’") if i else ""  # before it, as a name is: 'the X network', not 'network X'
-        if _VALUE_SHAPED.match(value) and not set(stems(value)) <= field:
-            return value
-    return None
-
-
-def each_document(readings: list[Reading], field: dict[str, float]) -> list[Reading]:
-    """Each document's reading that states most of the field (by weight), for the documents stating enough of it.
-
-    `field` weighs the words of the field asked ('wifi' over 'network'): the unit of a document that states the
-    rarer words gives that document's value, so a site guide's 'Staff wifi is MGW-STENNING' wins over its note on an
-    old network.
-    """
-    def stated(reading: Reading) -> float:
-        return sum(1.0 + w for k, w in field.items() if k in reading.unit.stems)
-
-    best: dict[str, tuple[bool, float, float, Reading]] = {}
+    best: dict[str, tuple[tuple[int, bool, float, float], Reading]] = {}
     for reading in readings:
-        if not (said := stated(reading)):
+        found = field_value(reading.unit, field)
+        if found is None:
             continue
-        structured = field_value(reading.unit.text, set(field), reading.unit.heading)
-        if structured is None and reading.answer is None:
-            continue
-        reading = replace(reading, answer=structured or reading.answer)
+        said = reading.unit.stems | set(stems(f"{found.label} {reading.unit.heading}"))
+        rank = (found.how, _fits(found.value, field.kind), field.qualified(said), reading.score)
         doc = reading.unit.evidence.doc_id
-        rank = (structured is not None, said, reading.score, reading)  # a field's own value before a guess
-        if doc not in best or rank[:3] > best[doc][:3]:
-            best[doc] = rank
-    if len(best) < MIN_DOCUMENTS:
-        return []
-    if sum(structured for structured, *_ in best.values()) >= MIN_DOCUMENTS:  # guesses only beside no structure
-        best = {doc: rank for doc, rank in best.items() if rank[0]}
-    ranked = sorted(best.values(), key=lambda r: (-r[1], -r[2]))
-    top = ranked[0][1]
-    kept = [r for _, said, _, r in ranked if said >= top * FIELD_SHARE][:MAX_ITEMS]
-    values = {(r.answer or "").casefold() for r in kept}
-    return kept if len(kept) >= MIN_DOCUMENTS and len(values) == len(kept) else []
+        if doc not in best or rank > best[doc][0]:
+            best[doc] = rank, replace(reading, answer=found.value)
+    titles = {r.unit.evidence.doc_id: r.unit.evidence.title for r in readings}
+    family_docs, filed = members(titles, family)
+    ranked = sorted(best.items(), key=lambda item: (-item[1][0][3], item[0]))  # best read first, then by name
+    kept = [r for doc, (_, r) in ranked if doc in family_docs]
+    if len(kept) < MIN_DOCUMENTS:
+        return Items([], [])
+    return Items(kept[:MAX_ITEMS], sorted(titles[doc] for doc in family_docs if doc not in best), filed)
+
+
+def _fits(value: str, kind: str) -> bool:
+    """Whether a value has the shape of the kind asked: a person's name for 'who' (not 'next to the lab')."""
+    return kind != "person" or any(True for _ in finditer("name", value))
+
+
+def members(titles: dict[str, str], family: set[str]) -> tuple[set[str], str]:
+    """The documents of the family among `titles` (doc id -> title), and the words their file names open with.
+
+    Those whose title or file name names the family or a word for its kind of member ('Stavanger office' is one of
+    'our sites'), widened to every document filed like two of them ('site-guide-*': 'Merrowgate House — Building
+    Guide' filed as 'site-guide-merrowgate-house'); every document when fewer than two are named.
+    """
+    words = family_words(family)
+    named = {doc for doc, title in titles.items() if words & set(stems(f"{title} {_words(doc)}"))}
+    prefixes = Counter(prefix for doc in named if (prefix := _prefix(doc)))
+    filed = {prefix for prefix, n in prefixes.items() if n >= MIN_DOCUMENTS}
+    if filed:
+        top = max(filed, key=lambda prefix: prefixes[prefix])
+        return {doc for doc in titles if _prefix(doc) == top}, top
+    return named if len(named) >= MIN_DOCUMENTS else set(titles), ""
+
+
+def _prefix(doc_id: str) -> str:
+    """The first two words of a file name ('site-guide-merrowgate-house' -> 'site guide'), '' for fewer than three."""
+    words = _words(doc_id).split()
+    return " ".join(words[:2]) if len(words) >= 3 else ""
+
+
+def _words(doc_id: str) -> str:
+    """A file name's words: 'site-guide-merrowgate-house' -> 'site guide merrowgate house'."""
+    return re.sub(r"[-_./]+", " ", re.sub(r"\.(?:md|txt|html?|pdf|docx?)$", "", doc_id))
