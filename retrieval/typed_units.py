@@ -135,7 +135,10 @@ def _read(lines: list[str], title: str, seed: Context) -> tuple[list[Segment], l
     before: list[Context] = []
     for i, line in enumerate(lines):
         before.append(Context(tuple(h for _, h in path), lead))
-        heading_like = is_heading(line, title, i + 1 < len(lines))
+        # a short line with a marked heading right after it heads nothing: it is the content of the heading above
+        # ('### SITE MANAGER' / 'Beatriz Lopes (Training Centre Manager)' / '### RECEPTION')
+        following = i + 1 < len(lines) and not lines[i + 1].lstrip().startswith("#")
+        heading_like = is_heading(line, title, following)
         if not data[i]:
             continue
         if heading_like:

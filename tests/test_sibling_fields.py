@@ -84,6 +84,9 @@ def _field_value(line: str, words: str, kind: str, heading: str = "") -> str | N
     ("The branch manager is **Nina Holt**.", "branch manager", "person", "## Who runs it", "Nina Holt"),
     ("Call the first aid room on ext. 7000 between 06:00 and 14:00.", "first aid", "phone", "", "ext. 7000"),
     ("Reach the ops room on ext. 4200 between 04:00 and 00:30.", "branch manager", "person", "## Manager", None),
+    ("Nina Holt — shift lead, bakehouse office, ext. 7010.", "first aid", "person", "## First aid",
+     "Nina Holt"),  # under its heading, a line opening on a name
+    ("In summer a seasonal lead helps.", "branch manager", "person", "## Manager", None),  # a sentence, no value
 ])
 def test_a_unit_gives_the_field_by_its_structure_or_a_sentence_naming_it(line, words, kind, heading, value):
     assert _field_value(line, words, kind, heading) == value
@@ -133,3 +136,20 @@ def test_a_sibling_held_without_the_field_is_searched_for_by_its_title():
 
 def test_no_sibling_search_is_left_once_every_sibling_held_gives_the_field_and_the_family_was_searched():
     assert _search(*BRANCHES[:4], done=("branch guide",)) == []
+
+
+def test_a_line_between_two_marked_headings_is_the_content_of_the_first():
+    """'### MANAGER' / 'Ada Lund (Branch Manager)' / '### RECEPTION': Ada Lund is no heading of her own."""
+    units = units_of(evidence("guide", "Guide", "### MANAGER\nAda Lund (Branch Manager)\n### RECEPTION\next. 5000"))
+    ada = next(u for u in units if u.text.startswith("Ada"))
+    assert not ada.is_heading and ada.heading == "MANAGER"
+    contact = units_of(evidence("guide", "Guide", "FIRST AID\nDean Hart, Team Leader, ext. 5127\nMore words."))
+    assert not next(u for u in contact if u.text.startswith("Dean")).is_heading  # a contact line heads nothing
+
+
+def test_a_postcode_set_as_a_heading_is_read_for_the_postcodes_asked():
+    field = field_asked(["postcodes"], {"postcod": 2.0}, "postcode")
+    assert field is not None and field.by_form
+    guide = evidence("guide", "Guide", "#### 9 Oven Street, Bexley DA5 1QE\nTen minutes from the station.")
+    found = [f.value for u in units_of(guide) if not u.is_heading and (f := field_value(u, field))]
+    assert found == ["DA5 1QE"]

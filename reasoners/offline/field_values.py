@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from boundloop.domain.text import stems
 from boundloop.reasoners.offline.fields import Field
-from boundloop.reasoners.offline.spans import spans
+from boundloop.reasoners.offline.spans import finditer, spans
 from boundloop.reasoners.offline.units import Unit, plain
 
 FORMED = frozenset({"phone", "postcode", "email", "url", "room", "code", "time", "date", "amount"})
@@ -87,7 +87,7 @@ def field_value(unit: Unit, field: Field) -> FieldValue | None:
                 return _found(cell, field, STRUCTURE, header)
             if field.named_by(_said(cell)) and i + 1 < len(pairs):
                 return _found(pairs[i + 1][1], field, STRUCTURE, cell)
-        return _by_form(plain(text), field)
+        return _by_form(plain(text), field) or _in_heading(unit, field)
     labelled = _LABELLED.match(text)
     if labelled and len(labelled.group(1).split()) > MAX_LABEL:
         labelled = None  # 'Reach the ops room on ext. 4200 between 04:00 and ...' is a sentence, not a label
@@ -100,10 +100,20 @@ def field_value(unit: Unit, field: Field) -> FieldValue | None:
     if under and labelled and not _NEGATED.search(labelled.group(1)) and \
             (found := _found(labelled.group(2), field, STRUCTURE, f"{unit.heading} {labelled.group(1)}")):
         return found  # 'WIFI' over 'Staff: FD-LDS-CC'
-    if under and len(plain(text).split()) <= SHORT_VALUE and not plain(text).endswith((".", "!", "?")) and \
+    if under and (_short_line(plain(text)) or field.kind == "person" and _opens_on_name(plain(text))) and \
             (found := _found(text, field, STRUCTURE, unit.heading)):
         return found  # '### SITE MANAGER' over 'Beatriz Lopes (Training Centre Manager)'; a sentence is read below
-    return _in_sentence(text, field)
+    return _in_sentence(text, field) or _in_heading(unit, field)
+
+
+def _short_line(text: str) -> bool:
+    """A line short enough to be a value, and no sentence: 'Beatriz Lopes (Training Centre Manager)'."""
+    return len(text.split()) <= SHORT_VALUE and not text.endswith((".", "!", "?"))
+
+
+def _opens_on_name(text: str) -> bool:
+    """A line that opens on a name and goes on with a remark ('Magdalena Lis — first aider, BHP office')."""
+    return any(start == 0 and _VALUE_END.match(text, end) for start, end in finditer("name", text))
 
 
 def _found(raw: str, field: Field, how: int, label: str) -> FieldValue | None:
@@ -117,6 +127,11 @@ def _by_form(text: str, field: Field) -> FieldValue | None:
     'Unit 5, Tyndall Street, Cardiff CF10 4BZ' gives 'the postcodes of all our offices'.
     """
     return _found(text, field, QUALIFIED, "") if field.by_form and field.kind in FORMED else None
+
+
+def _in_heading(unit: Unit, field: Field) -> FieldValue | None:
+    """A value of the form asked that the unit's heading gives: an address set in bold reads as a heading."""
+    return _by_form(unit.heading, field)
 
 
 def _in_sentence(text: str, field: Field) -> FieldValue | None:
