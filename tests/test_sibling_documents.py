@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boundloop.domain.models import Evidence
-from boundloop.domain.text import stems
+from boundloop.domain.text import stem, stems
 from boundloop.reasoners.offline.drafting import family_evidence
 from boundloop.reasoners.offline.extractive import synthesise
 from boundloop.reasoners.offline.field_values import field_value
@@ -60,7 +60,7 @@ def test_a_field_value_is_read_from_the_passage_structure(text, value):
 
 def read_field(text: str, field_words: str, kind: str, heading: str = "") -> str | None:
     """The value the last unit of `text` (under `heading`, if given) gives for the field `field_words` asks."""
-    field = field_asked(field_words.split(), {k: 1.0 + i for i, k in enumerate(stems(field_words))}, kind)
+    field = field_asked(field_words.split(), {stem(w): 1.0 + i for i, w in enumerate(field_words.split())}, kind)
     assert field is not None
     chunk = f"{heading}\n{text}" if heading else text
     unit = units_of(evidence("guide", "Site guide", chunk))[-1]
