@@ -1,10 +1,10 @@
 """Lists across sibling documents: one field asked 'at each of our sites' is read from every document that gives it.
 
 'What are the staff wifi names at each of our sites?' is one question per site guide. The rule reads the question
-without its distributive phrase ('what are the staff wifi names'), takes each document's best reading of that
-question (the unit that covers it best and gives a value of the kind asked), and answers one item per document,
-each citing its own passage. It applies only when at least two documents give such a value; the items keep the
-order of how well each document's reading covers the question.
+without its distributive phrase ('what are the staff wifi names'), reads the field from each document of the family
+by its meaning (`fields.py`, `field_values.py`: structure first, then a sentence stating it), and answers one item
+per document, each citing its own passage. It applies only when at least two documents give a value; the siblings
+held that give none are named.
 """
 
 from __future__ import annotations
@@ -77,8 +77,6 @@ def singular(question: str, noun: str) -> str:
     else:
         one = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
     return re.sub(rf"\b{re.escape(noun)}\b", one, question, count=1) if one != noun else question
-
-
 
 
 class Items(NamedTuple):
