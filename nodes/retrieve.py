@@ -25,17 +25,20 @@ def _plain(text: str) -> str:
 
 
 def stating_first(hits: list[SearchHit], name: str) -> list[SearchHit]:
-    """The hits giving `name` as a whole field of a row first, then the rest as ranked; as ranked without a name.
+    """The hits giving `name` as an entry's field first, then in a document's header, then the rest as ranked.
 
-    A bridge search for a role ranks the policy that names it beside the directory row that gives its person
-    ('Role: Learning & Development Lead'); the row is what the bridge is for. '&' and 'and' are the same. Prose that
-    only mentions the name keeps its rank: a passing mention leads nowhere new.
+    Without a name, the hits as ranked. A bridge search for a role ranks the policy that names it beside the
+    directory row that gives its person ('Role: Learning & Development Lead'); the row is what the bridge is for. A
+    header block's field ('Owner: Head of People' under a policy's title) says who owns that document, not who holds
+    the role: it comes after the entries. '&' and 'and' are the same. Prose that only mentions the name keeps its
+    rank: a passing mention leads nowhere new.
     """
     if not name.strip():
         return hits
     key = _plain(name)
-    rows = [h for h in hits if _as_field(key, h.text)]
-    return rows + [h for h in hits if h not in rows]
+    tier = {h.chunk_id: _as_field(key, h.text, header_block=h.chunk_id.endswith("#0")) for h in hits}
+    order = {ENTRY: 0, HEADER_FIELD: 1, None: 2}
+    return sorted(hits, key=lambda h: order[tier[h.chunk_id]])
 
 
 _FIELD_SEPARATORS = re.compile(r"[;|:()\[\],]|\s[—–-]\s|\*\*")
@@ -46,19 +49,28 @@ _FIELD_SEPARATORS = re.compile(r"[;|:()\[\],]|\s[—–-]\s|\*\*")
 ENTRY_WORDS = 6
 """At most this many words follow a name in an entry's next field ('— Marta Saraiva'); a label followed by a sentence
 ('**FSQM:** handles escalations and decides on any product on hold') describes, it is no entry."""
+HEADER_LINES = 8
+"""A document's header block: its first lines, where 'Owner:', 'Approved by:' and 'Effective date:' fields say who
+owns and approved the document itself."""
+ENTRY, HEADER_FIELD = "entry", "header field"
 
 
-def _as_field(key: str, text: str) -> bool:
-    """Whether the text gives the (plain) name as a whole field of an entry.
+def _as_field(key: str, text: str, header_block: bool = False) -> str | None:
+    """How the text gives the (plain) name as a whole field: an `ENTRY`, a `HEADER_FIELD`, or not at all (None).
 
-    'Role: Financial Controller;', an org chart's 'Head of People — Marta Saraiva'.
+    'Role: Financial Controller;', an org chart's 'Head of People — Marta Saraiva' are entries. With `header_block`
+    (the text is its document's first chunk) a lone 'Label: name' among the first `HEADER_LINES` lines is a header
+    field ('Owner: Group Finance Controller' under a policy's title).
     """
-    for line in text.splitlines():
+    found: str | None = None
+    for number, line in enumerate(text.splitlines()):
         fields = [f for f in _FIELD_SEPARATORS.split(line.strip().lstrip("-*+> ")) if f.strip()]
         for n, value in enumerate(fields):
             if _plain(value) == key and (n + 1 == len(fields) or len(fields[n + 1].split()) <= ENTRY_WORDS):
-                return True
-    return False
+                if not (header_block and number < HEADER_LINES and len(fields) == 2 and n == 1):
+                    return ENTRY
+                found = HEADER_FIELD
+    return found
 
 
 def _within_documents(chunks: list[str], doc_of: dict[str, str], read: set[str],

@@ -205,6 +205,22 @@ def test_a_label_followed_by_a_sentence_is_no_entry_for_the_name():
     assert [h.chunk_id for h in stating_first(hits, "QAM")] == ["directory#1", "procedure#0"]
 
 
+def test_a_document_header_naming_a_role_comes_after_the_roles_own_entries():
+    def hit(chunk_id, text):
+        return SearchHit(doc_id=chunk_id.split("#")[0], chunk_id=chunk_id, title=chunk_id, text=text, score=0.03)
+
+    # the policy's 'Owner:' says who owns the policy; the directory row and the org chart say who holds the role
+    hits = [hit("purchasing-policy#0", "# Purchasing Policy\nOwner: Head of Procurement\nEffective date: 2025-01-01\n"
+                                       "Orders above EUR 20,000 need two quotes."),
+            hit("org#2", "- **Chief Financial Officer** — Ines Duarte\n  - **Head of Procurement** — Rui Matos"),
+            hit("directory#0", "# Directory\nName: Matos, Rui; Job title: Head of Procurement; Ext.: 4410")]
+    assert [h.chunk_id for h in stating_first(hits, "Head of Procurement")] == \
+        ["org#2", "directory#0", "purchasing-policy#0"]
+    # the same field further into a document is an entry like any other ('Owner: ...' of a register's row)
+    later = [hit("register#3", "Asset: Forklift 7\nOwner: Head of Procurement"), hits[1]]
+    assert [h.chunk_id for h in stating_first(later, "Head of Procurement")] == ["register#3", "org#2"]
+
+
 def test_a_later_change_search_that_finds_little_leaves_no_part_of_the_question_uncovered():
     question = "who's our CUO at the moment?"
     understanding = Understanding(query_class="lookup", entities=["CUO"])
