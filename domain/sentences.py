@@ -20,11 +20,12 @@ whatever a document holds, every chunk and every unit the reader reads has a bou
 _PARAGRAPH = re.compile(r"\n\s*\n")
 # A full stop ends a sentence unless it ends an abbreviation that goes on: an initial ('John F. Kennedy'; not 'I',
 # which ends 'World War I.'), a dotted abbreviation ('U.S. Army', 'e.g.') or a title or short form that precedes a
-# name or number ('St. Louis', 'Dr. Lee', 'No. 4', 'Smith v. Jones', 'c. 1850').
+# name or number ('St. Louis', 'Dr. Lee', 'No. 4', 'Smith v. Jones', 'c. 1850'), street forms among them ('ul.
+# Nabrzeże Bułgarskie 3', 'Av. da Liberdade', 'Mill Rd. 4').
 _NOT_AN_END = (
     r"(?<![\s(\"][A-HJ-Za-z]\.)(?<!^[A-HJ-Za-z]\.)(?<!\.[A-Za-z]\.)"
-    r"(?<!\b(?:St|Dr|Mr|Ms|Mt|Ft|Lt|No|no|vs|Jr|Sr|ca)\.)(?<!\b(?:Mrs|Gen|Col|Maj|Sgt|Det|Rev|Ste|Fig|Ext|ext)\.)"
-    r"(?<!\b(?:Prof|Capt|Dept)\.)"
+    r"(?<!\b(?:St|Dr|Mr|Ms|Mt|Ft|Lt|No|no|vs|Jr|Sr|ca|ul|al|Av|Rd)\.)"
+    r"(?<!\b(?:Mrs|Gen|Col|Maj|Sgt|Det|Rev|Ste|Fig|Ext|ext|Ave|Str)\.)(?<!\b(?:Prof|Capt|Dept|Blvd)\.)"
 )
 _SENTENCE = re.compile(r"(?<=[.!?])" + _NOT_AN_END + r"\s+(?=[\"'(\[A-Z0-9])")
 _STRUCTURED = re.compile(r"^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)")
