@@ -25,20 +25,45 @@ def _plain(text: str) -> str:
 
 
 def stating_first(hits: list[SearchHit], name: str) -> list[SearchHit]:
-    """The hits giving `name` as an entry's field first, then in a document's header, then the rest as ranked.
+    """The pages titled by `name`, then hits giving it as an entry's field, then in a document's header, then the rest.
 
-    Without a name, the hits as ranked. A bridge search for a role ranks the policy that names it beside the
-    directory row that gives its person ('Role: Learning & Development Lead'); the row is what the bridge is for. A
-    header block's field ('Owner: Head of People' under a policy's title) says who owns that document, not who holds
-    the role: it comes after the entries. '&' and 'and' are the same. Prose that only mentions the name keeps its
-    rank: a passing mention leads nowhere new.
+    Without a name, the hits as ranked; within each tier, as ranked. A place's page ('Terminal Gdynia — site
+    information') is its own entry, before rows of people who work there ('Site: Gdynia'). A bridge search for a role
+    ranks the policy that names it beside the directory row that gives its person ('Role: Learning & Development
+    Lead'); the row is what the bridge is for. A header block's field ('Owner: Head of People' under a policy's title)
+    says who owns that document, not who holds the role: it comes after the entries. '&' and 'and' are the same.
+    Prose that only mentions the name keeps its rank: a passing mention leads nowhere new.
     """
     if not name.strip():
         return hits
     key = _plain(name)
-    tier = {h.chunk_id: _as_field(key, h.text, header_block=h.chunk_id.endswith("#0")) for h in hits}
-    order = {ENTRY: 0, HEADER_FIELD: 1, None: 2}
+    tier = {h.chunk_id: TITLED if _titled(key, h.title) else _as_field(key, h.text, h.chunk_id.endswith("#0"))
+            for h in hits}
+    order = {TITLED: 0, ENTRY: 1, HEADER_FIELD: 2, None: 3}
     return sorted(hits, key=lambda h: order[tier[h.chunk_id]])
+
+
+_TITLE_PARTS = re.compile(r"\s[-–—|/]\s|:\s|[()]")
+_PLACE_KINDS = re.compile(r"\b(?:site|office|location|branch|base|station|depot|store|terminal|campus|school|building|"
+                          r"works|plant|hotel|practice|clinic|hospital|warehouse|hub|centre|center|guide|info|"
+                          r"information)\b")
+"""Words saying a title is about a place: 'Glasgow Office', 'Terminal Gdynia', 'Stavanger — site information'."""
+
+
+def _titled(key: str, title: str) -> bool:
+    """Whether the title is the page of the (plain) name as a place.
+
+    A part of the title is the name with a kind of place ('Glasgow Office', 'Terminal Gdynia'), or the name alone
+    beside a part saying it is a place's page ('Gdynia — site information'). Minutes titled 'Caddon Marsh WwTW —
+    Inlet Screens Project Board' are about a project there, not the place's page.
+    """
+    parts = [" ".join(_plain(part).split()) for part in _TITLE_PARTS.split(title) if part.strip()]
+    for part in parts:
+        first, _, rest = part.partition(" ")
+        start, _, last = part.rpartition(" ")
+        if (rest == key and _PLACE_KINDS.fullmatch(first)) or (start == key and _PLACE_KINDS.fullmatch(last)):
+            return True
+    return key in parts and any(_PLACE_KINDS.search(part) for part in parts if part != key)
 
 
 _FIELD_SEPARATORS = re.compile(r"[;|:()\[\],]|\s[—–-]\s|\*\*")
@@ -52,7 +77,7 @@ ENTRY_WORDS = 6
 HEADER_LINES = 8
 """A document's header block: its first lines, where 'Owner:', 'Approved by:' and 'Effective date:' fields say who
 owns and approved the document itself."""
-ENTRY, HEADER_FIELD = "entry", "header field"
+ENTRY, HEADER_FIELD, TITLED = "entry", "header field", "titled"
 
 
 def _as_field(key: str, text: str, header_block: bool = False) -> str | None:

@@ -221,6 +221,17 @@ def test_a_document_header_naming_a_role_comes_after_the_roles_own_entries():
     assert [h.chunk_id for h in stating_first(later, "Head of Procurement")] == ["register#3", "org#2"]
 
 
+def test_the_page_a_place_titles_comes_before_rows_of_people_there():
+    def hit(chunk_id, title, text):
+        return SearchHit(doc_id=chunk_id.split("#")[0], chunk_id=chunk_id, title=title, text=text, score=0.03)
+
+    # a directory row's 'Site: Gdynia' is someone else's entry; the page titled by the place is the place's own
+    hits = [hit("directory#2", "Staff directory", "Name: Nowak, Kasia; Job title: Planner; Site: Gdynia; Ext.: 6101"),
+            hit("proposal#1", "Gdynia shift proposal", "Shift length: 8 hours; Proposed: 12 hours"),
+            hit("site-gdynia#0", "Terminal Gdynia — site information", "Address: ul. Portowa 3, 81-341 Gdynia")]
+    assert [h.chunk_id for h in stating_first(hits, "Gdynia")] == ["site-gdynia#0", "directory#2", "proposal#1"]
+
+
 def test_a_later_change_search_that_finds_little_leaves_no_part_of_the_question_uncovered():
     question = "who's our CUO at the moment?"
     understanding = Understanding(query_class="lookup", entities=["CUO"])

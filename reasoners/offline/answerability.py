@@ -130,15 +130,24 @@ def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ..
     """
     units = [r.unit for r in best.readings]
     passage = frozenset().union(*(u.stems | u.context_stems | u.chunk_stems for u in units))
+    # a chain states a full name itself: another sentence of its first chunk ('Femke Jansen joined the CPO') does
+    # not make 'Jeroen Smit is the new coordinator in Rotterdam' the start of a chain about Femke Jansen
+    own = frozenset().union(*(u.stems | u.context_stems for u in units)) if len(units) > 1 else passage
     spellings = dict(_SPELLED_BESIDE.findall(question))
     missing = [e for e in entities(question) if not _describes_people(e, question) and not calendar_words(e)
-               and not _said(e, passage, spellings)]  # 'on a Sunday' is a condition: 'at weekends' may state it
+               and not _said(e, own if _full_name(e) else passage, spellings)]  # 'on a Sunday' is a condition
     if not missing or not best.answer or len(best.answer) <= 3:
         return bool(missing)
     answer = best.answer.casefold()
     vouching = [u.stems | u.context_stems for u in others
                 if u not in units and answer in f"{u.evidence.title} {u.plain}".casefold()]
     return not all(any(_said(e, said, spellings) for said in vouching) for e in missing)
+
+
+def _full_name(name: str) -> bool:
+    """A name of two to four capitalised words without digits ('Femke Jansen', 'Merrowgate House')."""
+    parts = name.split()
+    return 2 <= len(parts) <= 4 and all(p[:1].isupper() and not any(c.isdigit() for c in p) for p in parts)
 
 
 def _describes_people(name: str, question: str) -> bool:

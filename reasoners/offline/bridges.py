@@ -19,6 +19,7 @@ from boundloop.reasoners.offline.chains import Chain
 from boundloop.reasoners.offline.drafting import best_chains, evidence_units
 from boundloop.reasoners.offline.extractive import synthesise
 from boundloop.reasoners.offline.lists import unfinished
+from boundloop.reasoners.offline.places import asks_a_place, places
 from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, read
 from boundloop.reasoners.offline.spans import finditer
 from boundloop.reasoners.offline.tallies import asks_tally, counted_noun, counted_rows, unheld
@@ -110,6 +111,20 @@ def cut_short(best: list[Chain], evidence: list[Evidence]) -> list[str]:
     return list(titles)
 
 
+def _places_of_named(question: str, found: list[Chain]) -> list[str]:
+    """The places ('Site: Stavanger') of the units stating someone the question names, best first.
+
+    A place the question names itself ('the first aider in the Glasgow office') is no link: it was looked up.
+    """
+    named = [stems(name) for name in entities(question, names_only=True)]
+    asked = stems(question)
+    placed: dict[str, None] = {}
+    for chain in found:
+        if any(name and name <= chain.last.unit.stems for name in named):
+            placed.update(dict.fromkeys(p for p in sorted(places(chain.last)) if not stems(p) <= asked))
+    return list(placed)
+
+
 GIVEN_BONUS = 0.2
 """A passage that states a value the question gives (its date, its amount's range) is the row it selects."""
 
@@ -163,6 +178,11 @@ def missing_links(question: str, understanding: Understanding, evidence: list[Ev
     held = set().union(*(title_keys(e.title) for e in evidence))  # a document held already leads nowhere new
     lead = doer_lead(doer_verb(question))
     best: list[Chain] = sorted(found, key=lambda chain: _leads(chain, lead, frozenset(followed)))[:CHAINS_READ]
+    # a question about someone's office or site: the place their own row gives leads to that place's page
+    if asks_a_place(question):
+        for place in _places_of_named(question, found):
+            if normalise_name(place) not in followed | held:
+                names.setdefault(place, None)
     # the best name of each of the best chains first, then their next names
     listed = [[n for n in names_in(chain.last, question) if normalise_name(n) not in followed | held] for chain in best]
     for rank in range(max((len(found_names) for found_names in listed), default=0)):

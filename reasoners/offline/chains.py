@@ -33,6 +33,9 @@ MAX_LINKS = 2
 """At most three units in a chain (the loop's budget allows three hops)."""
 MIN_GAIN = 0.1
 """A chain must cover this much more of the question than its last unit alone."""
+LINK_COST = 0.05
+"""A third unit must earn its place: a chain of three that covers no more than one of two reads further than the
+documents say ('based at Hollinbrook' does not lead on to 'monitored from Merrowgate House' and its address)."""
 RARE = 3
 """A single-word name links only if at most this many units mention it."""
 CANDIDATES = 40
@@ -65,7 +68,8 @@ class Chain:
         question asks about.
         """
         return self.coverage + self.last.fit - NOT_APPLYING_PENALTY * sum(not r.applies for r in self.readings[:-1]) \
-            + DOER_BONUS * (self.led or any(r.doer for r in self.readings[:-1]))
+            + DOER_BONUS * (self.led or any(r.doer for r in self.readings[:-1])) \
+            - LINK_COST * max(0, len(self.readings) - 2)
 
     @property
     def answer(self) -> str | None:

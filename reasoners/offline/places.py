@@ -23,6 +23,11 @@ _PLACE_HEADERS = re.compile(r"\b(?:site|office|location|branch|base|station|depo
                             r"building|works|plant)\b", re.I)
 
 
+def asks_a_place(question: str) -> bool:
+    """Whether the question asks about a place by its kind ('the office Dawid works at', 'the site where ...')."""
+    return bool(_PLACE_HEADERS.search(question))
+
+
 def places(reading: Reading) -> set[str]:
     """The values of a unit's cells naming where someone or something is ('Site: Glasgow')."""
     return {c.value.strip() for c in reading.unit.cells
@@ -32,11 +37,16 @@ def places(reading: Reading) -> set[str]:
 def same_place(place: str, title_part: str) -> bool:
     """Whether a title's part names the place.
 
-    It opens with it ('Glasgow Office' for 'Glasgow'), or spells out the place's abbreviated end ('Hollinbrook Water
-    Treatment Works' for 'Hollinbrook WTW', 'Caddon Marsh Wastewater Treatment Works' for 'Caddon Marsh WwTW').
+    It opens with it ('Glasgow Office' for 'Glasgow'), follows a kind of place ('Terminal Gdynia'), or spells out the
+    place's abbreviated end ('Hollinbrook Water Treatment Works' for 'Hollinbrook WTW', 'Caddon Marsh Wastewater
+    Treatment Works' for 'Caddon Marsh WwTW').
     """
     key, part = name_key(place), name_key(title_part)
     if part == key or part.startswith(f"{key} "):
+        return True
+    # a kind of place before its name: 'Terminal Gdynia', 'Station Porto', 'Campus North'
+    kind, _, rest = part.partition(" ")
+    if rest == key and _PLACE_HEADERS.fullmatch(kind):
         return True
     *named, abbreviation = place.split()
     words = title_part.split()
