@@ -75,3 +75,19 @@ def test_an_acronym_is_no_person_and_the_glossary_leads_to_the_roles_holder():
     row = units_of(raci)[0]
     assert all(c.text != "DA" for c in candidates(row, person, "who's our CUO at the moment?"))  # no person
     assert short_answer("who's our CUO at the moment?", raci, glossary, org) == "Dr Anjali Mehta"
+
+
+def test_going_over_a_limit_is_in_the_band_above_it():
+    from boundloop.reasoners.offline.quantities import banded, quantities
+
+    question = "who has to approve my overtime if I go over 60 hours in a month, and what's their extension?"
+    # 'over 60 hours' is just past 60: the band above 60 holds it, the band up to 60 does not
+    assert banded("Any overtime above 60 hours in a calendar month needs the Head of Treasury", quantities(
+        question, bounds=True)) == (["60"], False)
+    assert banded("Overtime up to 60 hours a month: the line manager", quantities(question, bounds=True))[0] == []
+    # a limit check keeps the number: 'Can I carry over 7 days?' asks about 7 against 'up to 7 days'
+    assert quantities("Can I carry over 7 unused days?") == [("7", 7.0, "day")]
+    policy = evidence("overtime", "Overtime policy", "## Overtime\n1. The duty manager may approve overtime on the "
+                      "shift, up to 2 hours per person.\n2. Any overtime that takes a person above **60 hours in a "
+                      "calendar month** must be approved by the **Head of Treasury** before it is worked.")
+    assert short_answer(question, policy, ORG, DIRECTORY, query_class="multi_hop") == "3120"

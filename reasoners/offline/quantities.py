@@ -43,13 +43,25 @@ Quantity = tuple[str, float, str]
 """A count or duration as written, its value and its unit: ('7', 7.0, 'day')."""
 
 
-def quantities(question: str) -> list[Quantity]:
-    """The quantities the question gives: '7 unused holiday days' -> ('7', 7, 'day')."""
+_PAST = re.compile(r"\b(?:more than|over|above|exceeding|beyond|longer than|in excess of)\s*$", re.IGNORECASE)
+_SHORT_OF = re.compile(r"\b(?:less than|fewer than|under|below|shorter than)\s*$", re.IGNORECASE)
+_STEP = 0.005
+"""'Over 60 hours' is a quantity just past 60: the band 'above 60 hours' holds it, 'up to 60 hours' does not."""
+
+
+def quantities(question: str, bounds: bool = False) -> list[Quantity]:
+    """The quantities the question gives: '7 unused holiday days' -> ('7', 7, 'day').
+
+    With `bounds`, one given as a strict bound ('if I go over 60 hours', 'under 3 months') stands for one just past
+    it, as a band reads it; a limit check keeps the number ('Can I carry over 7 days?' asks about 7).
+    """
     found = []
     for match in _GIVEN.finditer(question):
+        before = question[max(0, match.start() - 20):match.start()]
+        step = 0.0 if not bounds else _STEP if _PAST.search(before) else -_STEP if _SHORT_OF.search(before) else 0.0
         for word in match.group(2).split():  # the unit may follow a word or two ('7 unused holiday days')
             if _unit(word) in _UNITS:
-                found.append((match.group(1).lower(), _value(match.group(1)), _unit(word)))
+                found.append((match.group(1).lower(), _value(match.group(1)) + step, _unit(word)))
                 break
     return found
 

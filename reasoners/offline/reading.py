@@ -204,7 +204,8 @@ def read(question: str, expected: Expected, units: list[Unit], rank_of: dict[str
     if amounts(question):
         units = _by_amount(units, question)
     units = by_heading_year(units, question)  # 'Table 1 - Treatment works, 2023' is about another year than 2024
-    if expected.kind != "yes_no" and (counted := quantities(question)):  # a yes/no question reads limits by fits()
+    # a yes/no question reads limits by fits()
+    if expected.kind != "yes_no" and (counted := quantities(question, bounds=True)):
         units = _by_band(units, counted)
     units = _by_clipping(units, weights, question)
     given = [question[s:e].lower() for kind in GIVEN_KINDS for s, e in finditer(kind, question)]
