@@ -21,7 +21,7 @@ from pathlib import Path
 from boundloop.domain.text import calendar_words, entities, stem, stems, values
 from boundloop.reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from boundloop.reasoners.offline.chains import Chain
-from boundloop.reasoners.offline.name_roles import unasked_nationality
+from boundloop.reasoners.offline.name_roles import nationality, unasked_nationality
 from boundloop.reasoners.offline.reading import GENERIC
 from boundloop.reasoners.offline.units import Unit
 
@@ -130,9 +130,10 @@ def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ..
     """
     units = [r.unit for r in best.readings]
     passage = frozenset().union(*(u.stems | u.context_stems | u.chunk_stems for u in units))
-    # a chain states a full name itself: another sentence of its first chunk ('Femke Jansen joined the CPO') does
-    # not make 'Jeroen Smit is the new coordinator in Rotterdam' the start of a chain about Femke Jansen
-    own = frozenset().union(*(u.stems | u.context_stems for u in units)) if len(units) > 1 else passage
+    # a chain that opens on someone else states the full name itself: another sentence of its first chunk ('Femke
+    # Jansen joined the CPO') does not make 'Jeroen Smit is the new coordinator in Rotterdam' a chain about her
+    own = frozenset().union(*(u.stems | u.context_stems for u in units)) \
+        if len(units) > 1 and _someone_else(units[0].plain, question) else passage
     spellings = dict(_SPELLED_BESIDE.findall(question))
     missing = [e for e in entities(question) if not _describes_people(e, question) and not calendar_words(e)
                and not _said(e, own if _full_name(e) else passage, spellings)]  # 'on a Sunday' is a condition
@@ -145,9 +146,19 @@ def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ..
 
 
 def _full_name(name: str) -> bool:
-    """A name of two to four capitalised words without digits ('Femke Jansen', 'Merrowgate House')."""
+    """A name of two to four capitalised words without digits ('Femke Jansen', 'Merrowgate House').
+
+    A word for where someone is from opens no name ('American YouTube' is an American's YouTube channel).
+    """
     parts = name.split()
-    return 2 <= len(parts) <= 4 and all(p[:1].isupper() and not any(c.isdigit() for c in p) for p in parts)
+    return 2 <= len(parts) <= 4 and all(p[:1].isupper() and not any(c.isdigit() for c in p) for p in parts) and \
+        not any(nationality(p) for p in parts)
+
+
+def _someone_else(text: str, question: str) -> bool:
+    """Whether the text names in full someone or something the question does not ('Jeroen Smit is the new ...')."""
+    asked = stems(question)
+    return any(_full_name(name) and not stems(name) <= asked for name in entities(text, names_only=True))
 
 
 def _describes_people(name: str, question: str) -> bool:

@@ -33,9 +33,6 @@ MAX_LINKS = 2
 """At most three units in a chain (the loop's budget allows three hops)."""
 MIN_GAIN = 0.1
 """A chain must cover this much more of the question than its last unit alone."""
-LINK_COST = 0.05
-"""A third unit must earn its place: a chain of three that covers no more than one of two reads further than the
-documents say ('based at Hollinbrook' does not lead on to 'monitored from Merrowgate House' and its address)."""
 RARE = 3
 """A single-word name links only if at most this many units mention it."""
 CANDIDATES = 40
@@ -68,8 +65,7 @@ class Chain:
         question asks about.
         """
         return self.coverage + self.last.fit - NOT_APPLYING_PENALTY * sum(not r.applies for r in self.readings[:-1]) \
-            + DOER_BONUS * (self.led or any(r.doer for r in self.readings[:-1])) \
-            - LINK_COST * max(0, len(self.readings) - 2)
+            + DOER_BONUS * (self.led or any(r.doer for r in self.readings[:-1]))
 
     @property
     def answer(self) -> str | None:
@@ -199,7 +195,25 @@ def chains(readings: list[Reading], question: str, weights: dict[str, float]) ->
         found.append(best)
     named = frozenset(stem for name in entities(question, names_only=True) for stem in stems(name))
     found += _siblings(found, index, named, weights)
-    return sorted(found, key=lambda c: (-c.score, -len(named & c.last.unit.stems)))
+    return sorted(_nearest(found), key=lambda c: (-c.score, -len(named & c.last.unit.stems)))
+
+
+def _place_page(row: Reading, page: Reading) -> bool:
+    """Whether `page` is on the page of a place `row` gives ('Site: Harwell WTW' and 'Site Guide — Harwell ...')."""
+    parts = [part for part in TITLE_PARTS.split(page.unit.evidence.title) if part.strip()]
+    return any(same_place(place, part) for place in places(row) for part in parts)
+
+
+def _nearest(found: list[Chain]) -> list[Chain]:
+    """The chains that do not read on past a place's page where a shorter chain from the same row finds its answer.
+
+    'Site: Harwell WTW' leads to the Harwell page and its address; that page's 'monitored from Quay House' does not
+    lead on to Quay House's address.
+    """
+    answered = {(id(c.readings[0]), c.last.unit.evidence.doc_id) for c in found
+                if len(c.readings) == 2 and c.last.answer is not None and _place_page(c.readings[0], c.last)}
+    return [c for c in found if len(c.readings) < 3 or
+            (id(c.readings[0]), c.readings[1].unit.evidence.doc_id) not in answered]
 
 
 def _led(chain: tuple[Reading, ...], names: _Names, verb: str) -> bool:
