@@ -60,7 +60,7 @@ class Expected:
 _PHRASE_END = set(
     """of for in at on to from by with about when where that which who whom whose does do did is are was were can
     could should would will must may might has have had i we you they he she it my our your their this these those
-    under over after before during per than and or as if""".split()
+    under over after before during per than and or as if between either within across among into""".split()
 ) - {"and"}
 
 
@@ -96,6 +96,8 @@ def head_phrase(question: str) -> list[str]:
         lower = spelled(word.lower())
         if lower.isdigit():  # a year or count qualifies the noun ('What 2015 drama...'); it is not the noun
             continue
+        if k and written[k - 1].isdigit() and _COUNTED.match(lower):
+            continue  # so does the unit it counts ('the 24 hour emergency number' asks for a number, not an hour)
         # the phrase ends at a preposition or verb, or at a name after it ('Which player played Chad Bradford'); a
         # word in -ing before a name or 'the' is a verb ('what movie starring Melissa McCarthy')
         taking = lower.endswith("ing") and k + 1 < len(written) and \
@@ -131,12 +133,18 @@ _BOUND_OF = re.compile(
     r"^\s*what (?:is|are|was|were) the (?:(most|least|max|maximum|min|minimum)|(longest|shortest|furthest|farthest))"
     r" (?:a|an|the|i|we|you|they|he|she|one|someone|anyone|my|our|your|their|staff|employees|people)\b")
 """'What's the most a director can approve?' asks for an amount; 'the longest a shift can be' for a duration."""
+_COUNTED = re.compile(r"^(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$")
+_CALLED = frozenset("""emergency contact helpline hotline switchboard fax phone telephone support desk duty freephone
+    direct reception security""".split())
+"""Words before 'number' or 'line' that say it is called ('the emergency number', 'the security desk line')."""
 _SPAN_OF_TIME = re.compile(r"\b(?:minimum|maximum|min|max|shortest|longest)\s+(?:[a-z-]+\s+)?times?\b")
 """'The minimum flight time', 'the maximum response time': a length of time, not a time of day."""
 
 
 def kind_of_phrase(words: list[str]) -> str | None:
     """The value kind a noun phrase names ('mobile number' -> phone, 'salary band' -> amount), or None."""
+    if len(words) > 1 and words[-1] in ("number", "line") and _CALLED & set(words[:-1]):
+        return "phone"  # 'the emergency number', 'the support line': a number one calls, no count
     pairs = {" ".join(words[i:i + 2]) for i in range(len(words) - 1)}
     if pairs & {"web address", "web page", "web site", "e mail", "email address"}:
         return "email" if pairs & {"e mail", "email address"} else "url"

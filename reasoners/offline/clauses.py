@@ -15,6 +15,12 @@ _COMPOUND = re.compile(r",?\s+and\s+(?=(?:what|which|where|when|who|how)\b)", re
 ASKING = re.compile(r"^\s*(?:(?:in|at|on|for|from|to|by|with) (?:which|what|whom)\b|who|whom|whose|what|which|when|"
                     r"where|why|how|is|are|was|were|can|could|do|does|did|should|may|must|will|would|am)\b", re.I)
 
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|can|could|do|does|did|should|may|must|will|would|am|has|have)\b", re.I)
+_VALUE_ASKED = re.compile(r"^\s*(?:what|which|who|whom|whose|when|where|how (?:many|much|long|late|early|often))\b",
+                          re.I)
+"""A question for a value after a yes/no question ('... open at the weekend? what hours?'): it asks what answers
+both, so the value is the answer, not a bare 'yes'."""
+
 
 _REQUEST = re.compile(
     r"^\s*(?:(?:hi|hello|hey)\b[\s,!]*)?(?:(?:please|pls|kindly|quick one:?)\s+)?"
@@ -93,6 +99,9 @@ def interrogative(question: str) -> str:
     if (conditioned := _after_condition(question)) is not None:
         return conditioned  # 'if a London hotel is £140 a night will expenses cover it'
     clauses = [c for c in _SCENE.split(question.strip()) if c.strip()]
+    if len(clauses) > 1 and _YES_NO.match(clauses[0]) and _VALUE_ASKED.match(clauses[-1]) and \
+            clauses[-1].rstrip().endswith("?"):
+        return clauses[-1]  # 'is the desk open at the weekend? what hours?': the hours answer both
     if len(clauses) < 2 or ASKING.match(clauses[0]):  # a question that starts by asking is asked as a whole
         return question  # ('Which film ..., What Will You Do When You Catch Me? or School On Fire?')
     # the asking clause is a question of its own: 'Brian G. Hutton or X?' is not split at the initial

@@ -19,6 +19,8 @@ _LENGTH = (r"km|kilometres?|kilometers?|miles?|mi|metres?|meters?|m|ft|feet|foot
            r"nautical miles?|nmi|light[- ]years?|characters?|digits?|letters?|words?|pages?|lines?|slides?")
 _DURATION = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|months?|years?|decades?|centuries"
 _TEMPERATURE = r"°\s?[CF]|º\s?C|degrees?(?:\s(?:C|F|Celsius|Fahrenheit|centigrade))?"
+_WEIGHT = r"kg|kilograms?|g|grams?|tonnes?|tons?|t|lbs?|pounds|ounces?|oz"
+_SPEED = r"km/h|kph|mph|knots?|kn|m/s|(?:metres|meters|miles|kilometres|kilometers) (?:per|an|a) (?:second|hour)"
 _MEASURES: tuple[tuple[re.Pattern[str], str], ...] = (
     (DUE_SPEED, _DURATION),  # 'how fast do we have to acknowledge it': within a time, not at a speed
     (re.compile(r"\bhow far (?:in advance|ahead|back|out)\b", re.I), _DURATION),  # 'how far ahead can I book'
@@ -26,9 +28,8 @@ _MEASURES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bhow long\b", re.I), f"{_LENGTH}|{_DURATION}"),
     (re.compile(r"\bhow (?:often|frequently)\b", re.I), _DURATION),  # 'every 90 minutes'; a section's '3.1' is none
     (re.compile(r"\bhow (?:hot|cold|warm)\b", re.I), _TEMPERATURE),
-    (re.compile(r"\bhow heavy\b", re.I), r"kg|kilograms?|g|grams?|tonnes?|tons?|lbs?|pounds|ounces?|oz"),
-    (re.compile(r"\bhow fast\b", re.I), r"km/h|kph|mph|knots?|m/s|(?:metres|meters|miles|kilometres|kilometers) "
-                                         r"(?:per|an|a) (?:second|hour)"),
+    (re.compile(r"\bhow heavy\b", re.I), _WEIGHT),
+    (re.compile(r"\bhow fast\b", re.I), _SPEED),
 )
 """Questions asking a measure, and the units its value is given in ('how wide is the river': '400 m', not
 '300 m3/s'; 'how long' asks a length, of a password too, or a duration)."""
@@ -39,9 +40,13 @@ _COUNTED_UNITS = {"hours": r"hours?|hrs?|h", "minutes": r"minutes?|mins?", "seco
 _NAMED_MEASURES: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"length", "duration"}), f"{_LENGTH}|{_DURATION}"),
     (frozenset({"temperature", "temp"}), _TEMPERATURE),
+    (frozenset({"distance", "height", "width", "depth"}), _LENGTH),
+    (frozenset({"notice"}), _DURATION),
+    (frozenset({"speed", "velocity"}), _SPEED),
+    (frozenset({"weight", "mass"}), _WEIGHT),
 )
 """Measures a question names as what it asks ('the max block length': '4 h', not '4'; 'what temp does the fluid need
-to be': '60 °C', not 'Type I')."""
+to be': '60 °C', not 'Type I'; 'at what gust speed': '18 m/s', not '18'; 'how much notice': '4 h')."""
 _QUANTITY = (r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
              r"thirty|forty|fifty|hundred|a few|several|a|an)")
 _QUALIFIED = (r"^(?:(?:up to|at least|at most|about|around|over|under|more than|less than|nearly|almost|some|"

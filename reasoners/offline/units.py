@@ -101,12 +101,12 @@ _IMPLIED = [(re.compile(p, re.I), frozenset(stems(words))) for p, words in (
     (r"\b(?:up to|at most|no more than|not more than|(?:not|never) (?:to )?exceed|a maximum of|capped at)\b",
      "maximum max"),
     (r"\blong\b", "length"), (r"\bwide\b", "width"), (r"\b(?:high|tall)\b", "height"), (r"\bdeep\b", "depth"),
-    (r"\bheavy\b", "weight"),
+    (r"\bheavy\b", "weight"), (r"\b(?:saturdays?|sundays?)\b", "weekend weekends"),
     (r"\b(?:authori[sz]\w*|approv\w*|okay(?:s|ed)?|sanction\w*|sign(?:s|ed|ing)?[ -]off)\b",
      "approve authorise authorize okay ok sanction sign"),
 )]
 """Words a passage says without writing them: 'at least twelve characters long' gives a minimum length; 'may
-authorise' says who can okay, approve or sign off."""
+authorise' says who can okay, approve or sign off; a 'Saturday–Sunday' row is about the weekend."""
 
 
 def implied(text: str) -> frozenset[str]:
