@@ -58,9 +58,14 @@ def _cells(row: str) -> list[str]:
     return [" ".join(c.replace("**", "").split()) for c in row.strip().strip("|").split("|")]
 
 
+_NUMBERING = frozenset({"#", "no", "no.", "nr", "nr.", "n°"})
+
+
 def _table_row(header: list[str], row: str) -> str:
     """A data row made self-contained: 'Header: cell; Header: cell' (the header row itself is not kept)."""
-    pairs = [f"{h}: {c}" if h else c for h, c in zip(header, _cells(row), strict=False) if c and c not in {"-", "—"}]
+    # a numbering column ('#', 'No.') names nothing: '#: 1' would read as a heading
+    pairs = [f"{h}: {c}" if h and h not in _NUMBERING else c for h, c in zip(header, _cells(row), strict=False)
+             if c and c not in {"-", "—"}]
     return "; ".join(pairs)
 
 
@@ -81,6 +86,7 @@ def source_sentences(text: str) -> list[SourceSentence]:
         header: list[str] = []
         header_span: tuple[Span, ...] = ()
         item = False  # whether the last sentence is a list item that an indented line may continue
+        bare: SourceSentence | None = None  # a table's first row while no rule line has followed it
         lines = _underlined_headings(_lines_at(paragraph, paragraph_start))
         fields = _field_lines([line for line, _ in lines])
         for n, (line, span) in enumerate(lines):
@@ -99,6 +105,9 @@ def source_sentences(text: str) -> list[SourceSentence]:
             if n in fields or _STRUCTURED.match(stripped) or _COLUMNS.search(stripped):
                 sentences.extend(_prose_sentences(prose))
                 prose = []
+                if stripped.startswith("|") and not header and bare is not None and sentences[-1] is bare:
+                    # a table typed without its rule line ('| # | Action | Owner |' over its rows): its first row heads
+                    header, header_span = _cells(sentences.pop().text), (bare.span,)
                 if stripped.startswith("|") and header:
                     sentences.append(SourceSentence(_table_row(header, stripped), span, header_span))
                 elif _COLUMNS.search(stripped) and not _STRUCTURED.match(stripped):
@@ -108,6 +117,7 @@ def source_sentences(text: str) -> list[SourceSentence]:
                     sentences.append(SourceSentence(label + "; ".join(cells[1:] if label else cells), span))
                 else:
                     sentences.append(SourceSentence(" ".join(stripped.split()), span))
+                bare = sentences[-1] if stripped.startswith("|") and not header else None
             elif stripped:
                 prose.append((stripped, span))
         sentences.extend(_prose_sentences(prose))

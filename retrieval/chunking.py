@@ -15,8 +15,9 @@ from boundloop.retrieval.document_date import document_date
 from boundloop.retrieval.documents import Chunk, Document
 from boundloop.retrieval.typed_units import Context, chunk_units, page_contexts
 
-CHUNKER_VERSION = "sent-v13"
-"""v13: chunks carry their typed units (v12: their document's date), so an index written before is re-written by the
+CHUNKER_VERSION = "sent-v14"
+"""v14: a table typed without its rule line is read under its first row, and a numbering column ('#') names no cell
+(v13: chunks carry their typed units; v12: their document's date), so an index written before is re-written by the
 next ingest."""
 OVERLAP_WORDS = 25
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")

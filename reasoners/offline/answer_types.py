@@ -88,7 +88,7 @@ def head_phrase(question: str) -> list[str]:
     for k, word in enumerate(written[:6]):
         if not word[:1].isupper() and word.lower() not in _NAME_PARTICLES:
             break
-        if word.endswith(("'s", "’s")) and k + 1 < len(written):
+        if word.endswith(("'s", "’s", "s'", "s’")) and k + 1 < len(written):  # also 'Claimline Services' DA limit'
             del written[:k + 1]
             break
     phrase: list[str] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from boundloop.domain.text import stem, stems, values
+from boundloop.domain.text import calendar_words, stem, stems, values
 from boundloop.domain.words import STOPWORDS
 from boundloop.reasoners.offline.answer_types import Expected
 from boundloop.reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
@@ -27,6 +27,7 @@ from boundloop.reasoners.offline.name_roles import (
     as_place,
     blanked,
     head_named,
+    introduced,
     role_title,
     titled_opening,
     unasked_nationality,
@@ -52,6 +53,8 @@ KINDS: dict[str, tuple[str, ...]] = {
 _OTHER_FORMS = ("date", "time", "phone", "code", "url", "room")
 _SPELLED_COUNT = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
                             r"forty|fifty|hundred)\s+([A-Za-z]+)\b", re.I)
+_CLAUSE_NUMBER = re.compile(r"\d+(?:\.\d+)+\s(?=[A-Z])")
+"""The number a numbered clause opens with ('3.4 Overtime rates ...'): no value it states."""
 _NOT_NAMES = ("date", "time", "amount")
 """Forms a name candidate must not start inside ('EUR 50' is not a name)."""
 _DEFINITION = re.compile(r"\s*(?:\([^)]*\)\s*|,[^,]{0,60},\s*)?(?:is|was|are|were|has been|had been)\s+(?:a|an|the)?\b")
@@ -138,9 +141,14 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     blocking = _OTHER_FORMS if expected.kind in ("number", "amount") else _NOT_NAMES if expected.kind in (
         "person", "place", "name", "other", "list") else ()
     taken = [range(s, e) for k in blocking for s, e in finditer(k, text)]
+    if numbered := _CLAUSE_NUMBER.match(text):
+        taken.append(range(0, numbered.end()))  # '3.4 Overtime rates are set out in ...': a clause's number
     if expected.kind in ("number", "amount"):
         taken += given_ranges(text, question_values)
-        taken += [range(s, e) for c, (s, e) in cells if identifier_column(c)]
+        # a measure in its unit is no identifier ('E-mail FNOL: acknowledged within 4 working hours')
+        asked = measure_units(question) if expected.kind == "number" else None
+        taken += [range(s, e) for c, (s, e) in cells if identifier_column(c) and not (
+            asked and any(asked.match(c.value[d.start():]) for d in re.finditer(r"(?<![\d.,])\d", c.value)))]
     # a count is not the figure of an amount ('quotes from three suppliers', not the 5,000 of 'above EUR 5,000')
     priced = [range(s, e) for s, e in finditer("amount", text)] if expected.kind == "number" else []
     conditioned = expected.kind == "number" and bool(amounts(question))
@@ -180,8 +188,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             if kind == "name" and unasked_nationality(span, question) or \
                     kind == "emphasis" and unasked_nickname(text, start, end, question):
                 continue  # 'British' is no actor's name; '"Doug"' is part of 'Lyle Douglas "Doug" Basham'
-            if expected.kind == "person" and acronym(span):
-                continue  # 'DA', 'CUO': an acronym names a thing or a role, never a person
+            if expected.kind == "person" and (acronym(span) or calendar_words(span)):
+                continue  # 'DA', 'CUO': an acronym names a thing or a role, never a person; 'Nov' is a month
             if expected.kind == "person" and " and " in span:  # the first of two ('King of Poland and Grand Duke')
                 span = span.split(" and ")[0]
                 if stated_by_question(span, kind, question, question_stems, question_values):
@@ -215,6 +223,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             previous[kind] = start + len(span)
             yearless = kind == "date" and expected.kind == "date" and not has_year(span)
             role = expected.kind == "person" and kind in ("name", "emphasis") and role_title(span, text[:start])
+            headed = headed or expected.kind == "person" and kind == "name" and not role and \
+                introduced(text, start + len(span))  # 'Aisha Bello, Senior Claims Handler': a person, not the role
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent,
                                    yearless, role))
     if expected.kind in ("person", "place", "name", "other") and \

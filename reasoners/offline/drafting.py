@@ -25,6 +25,7 @@ from boundloop.reasoners.offline.ranges import otherwise
 from boundloop.reasoners.offline.reading import Reading, coverage, read, term_weights
 from boundloop.reasoners.offline.render import render
 from boundloop.reasoners.offline.siblings import Items, each_document, family_terms, field_terms, singular
+from boundloop.reasoners.offline.typos import respelled_by
 from boundloop.reasoners.offline.units import Unit, units_of
 from boundloop.reasoners.offline.versions import older_versions
 
@@ -94,9 +95,10 @@ def reading_of(question: str, understanding: Understanding, evidence: list[Evide
                ) -> tuple[str, Expected, list[Unit], list[Reading], dict[str, float]]:
     """The question as read, what it asks for, the evidence's units, each read for it, and its words' weights.
 
-    As read: sentences that instruct the assistant out, acronyms spelled, names typed in lower case cased.
+    As read: sentences that instruct the assistant out, acronyms spelled, a letter left out put back ('asembly'),
+    names typed in lower case cased.
     """
-    question = cased(expanded(asked(question), evidence), evidence)
+    question = cased(respelled_by(expanded(asked(question), evidence), evidence), evidence)
     expected = expected_answer(question, understanding.query_class)
     units, rank_of = evidence_units(evidence, cap)
     weights = term_weights(without_now(question), units)  # 'at the moment' asks what is in force: no words to find

@@ -159,8 +159,19 @@ def titled_opening(text: str, title: str, question_stems: set[str], head: str) -
 ROLE_TITLE = re.compile(
     r"^(?:Head|Chief|Director|Vice[ -]President|VP)\s+of\b|\b(?:Lead|Leader|Manager|Director|Officer|Supervisor|"
     r"Coordinator|Co-ordinator|Administrator|Controller|Chair|Chairperson|Secretary|Head|Owner|Advis[eo]r|Partner|"
-    r"Representative|Specialist|Analyst|Technician|Operator|Engineer|Steward|Warden|Desk)s?$")
+    r"Representative|Specialist|Analyst|Technician|Operator|Engineer|Steward|Warden|Desk|Handler|Assistant|Agent|"
+    r"Clerk|Planner|Inspector|Consultant|Underwriter|Accountant|Executive|Associate|Scientist|Surveyor)s?$")
 """The title of a role, not a person's name: it opens with 'Head of' or ends in a role's noun."""
+_APPOSITION = re.compile(r",\s+((?:[A-Z][\w&-]*\s+){0,4}[A-Z][\w-]*)\b")
+
+
+def introduced(text: str, end: int) -> bool:
+    """Whether the name ending at `end` is followed by its role: how a person is introduced.
+
+    'Aisha Bello, Senior Claims Handler in Cardiff': the name is a person's, the role is not the answer.
+    """
+    after = _APPOSITION.match(text, end)
+    return after is not None and ROLE_TITLE.search(after.group(1)) is not None
 
 
 def role_title(span: str, before: str) -> bool:
