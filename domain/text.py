@@ -41,6 +41,8 @@ _AGENT_NOUN = re.compile(r"\b([a-z]{3,}er)\b|(?:^|[.;\n]\s*)([A-Z][a-z]{2,}er)(?
 """An agent noun in running text ('the owner'), or as a label ('Owner: ...'), where it cannot be a name."""
 _LETTER_COMPOUND = re.compile(r"\b([A-Za-z])-([A-Za-z]{3,})\b")
 """A word after a one-letter prefix ('E-mail', 'e-learning', 'X-ray'): typed joined too ('email')."""
+_ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,6})s\b")
+"""An acronym's plural ('BSCs', 'TPAs'): the acronym too ('Every BSC is certified ...')."""
 _NOT_AGENTS = frozenset("""after under over other never ever either neither rather whether later together however
 further water paper number order member matter letter center centre quarter summer winter power answer offer enter
 register cover deliver consider remember transfer refer prefer differ border lower upper inner outer proper mother
@@ -86,6 +88,7 @@ def _stems(text: str) -> frozenset[str]:
         if stem(term) == term and term not in STOPWORDS and term not in _NOT_AGENTS:
             found.add(stem(term[:-2]))
     found |= {stem(f"{letter}{rest}".lower()) for letter, rest in _LETTER_COMPOUND.findall(text)}
+    found |= {stem(acronym.lower()) for acronym in _ACRONYM_PLURAL.findall(text)}
     if not text.isupper():  # in a line of capitals every word looks like an acronym
         found |= set(capital_stopwords(text, longest=3))
     return frozenset(found)

@@ -11,6 +11,7 @@ from boundloop.domain.sentences import split_sentences
 from boundloop.domain.text import stems
 from boundloop.reasoners.offline.answer_types import expected_answer
 from boundloop.reasoners.offline.candidates import candidates
+from boundloop.reasoners.offline.drafting import asked
 from boundloop.reasoners.offline.typos import respelled_by
 from boundloop.reasoners.offline.units import units_of
 from tests.reader_fixtures import evidence, short_answer
@@ -81,3 +82,33 @@ def test_a_letter_left_out_still_finds_the_answer():
 def test_a_one_letter_prefix_reads_joined_too():
     assert "email" in stems("E-mail FNOL: acknowledged") and "mail" in stems("E-mail")
     assert "wifi" not in stems("Wi-Fi")  # two short parts are not joined (tried and not kept in issue 32)
+
+
+def test_an_acronyms_plural_reads_as_the_acronym():
+    assert {"bsc", "bscs"} <= stems("how often do the BSCs need recertifying?")
+    manual = evidence("biosafety-manual", "Biosafety manual", "## 7. Biological safety cabinets\nEvery BSC is "
+                      "certified every 12 months by an external certifier.\nFume hoods are checked every 6 months.")
+    assert short_answer("how often do the BSCs need to be certified?", manual) == "12 months"
+
+
+def test_a_code_clipped_from_a_name_is_said_by_the_name():
+    from boundloop.domain.models import Understanding
+    from boundloop.reasoners.offline.answerability import names_absent
+    from boundloop.reasoners.offline.drafting import best_chains
+
+    tips = evidence("wiki-valencia-ramp", "Valencia ramp - tips from the floor", "## Equipment\nTow bars are stored in "
+                    "bay K4 (the covered bay at the end of the pier).")
+    for question, absent in (("where do we keep the tow bars at VAL?", False),  # 'VAL' clips 'Valencia'
+                             ("where do we keep the tow bars at OPO?", True)):
+        _, found = best_chains(question, Understanding(query_class="lookup"), [tips])
+        assert names_absent(question, found[0]) is absent
+
+
+
+@pytest.mark.parametrize("question, read", [
+    ("How much did the charity bike ride end up raising?", "How much did the charity bike ride raising?"),
+    ("where did the parcel end up?", "where did the parcel end up?"),  # no verb after it: the words stay
+])
+def test_end_up_asks_nothing_of_its_own(question, read):
+    """'end up' weighed as words the passage must hold put a right reading under the answerability threshold."""
+    assert asked(question) == read

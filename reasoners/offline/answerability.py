@@ -114,10 +114,15 @@ _SPELLED_BESIDE = re.compile(r"\b([A-Z]{2,5})\s\(([a-z][a-z '’&-]+)\)")
 
 
 def _said(name: str, said: frozenset[str], spellings: dict[str, str]) -> bool:
-    """Whether the passage states a name: a word of it, or every word of an acronym's spelling."""
+    """Whether the passage states a name: a word of it, every word of an acronym's spelling, or a word it clips.
+
+    A code in capitals clipped from a name ('LIS' for 'Lisbon', as site and airport codes are written) is said by it.
+    """
     words = {k for k in stems(name) if k.isalpha() and len(k) > 2}
     spelled = stems(spellings.get(name, ""))
-    return not words or bool(words & said) or bool(spelled) and spelled <= said
+    clipped = re.fullmatch(r"[A-Z]{3,4}", name) is not None and \
+        any(len(w) >= 5 and w.startswith(name.lower()) for w in said)
+    return not words or bool(words & said) or bool(spelled) and spelled <= said or clipped
 
 
 def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ...] = ()) -> bool:

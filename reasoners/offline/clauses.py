@@ -63,6 +63,15 @@ def without_hearsay(question: str) -> str:
     return f"{asking}{mark}" if mark and asking.strip() and _HEARSAY.match(rest) else question
 
 
+_OUTCOME = re.compile(r"\b(?:end|ends|ended|ending|wind|winds|wound)\s+up\s+(?=\w+ing\b)", re.I)
+"""'End up' before a verb ('did the ride end up raising'): it says the verb's outcome and asks nothing of its own."""
+
+
+def without_outcome(question: str) -> str:
+    """The question without 'end up' before the verb it leads into ('... end up raising?' -> '... raising?')."""
+    return _OUTCOME.sub("", question)
+
+
 def requested(question: str) -> str:
     """What a request asks: 'can you tell me the site's address?' -> 'what is the site's address?'.
 

@@ -17,7 +17,7 @@ from boundloop.reasoners.offline.answerability import Similarity, load_model, na
 from boundloop.reasoners.offline.casing import cased
 from boundloop.reasoners.offline.chains import Chain, chains
 from boundloop.reasoners.offline.choices import without_comparison
-from boundloop.reasoners.offline.clauses import requested, without_hearsay, without_now
+from boundloop.reasoners.offline.clauses import requested, without_hearsay, without_now, without_outcome
 from boundloop.reasoners.offline.fields import field_asked, said_for
 from boundloop.reasoners.offline.limits import deciding_limit
 from boundloop.reasoners.offline.quantities import unstated
@@ -80,8 +80,11 @@ def rejection(question: str, expected: Expected, ranked: list[Chain], weights: d
 
 
 def asked(question: str) -> str:
-    """The question as read: sentences in it that read as instructions to the assistant are not what is asked."""
-    return requested(without_hearsay(" ".join(data_sentences(question)) or question))
+    """The question as read: sentences in it that read as instructions to the assistant are not what is asked.
+
+    Nor is 'end up' before the verb it leads into ('how much did the ride end up raising' asks what it raised).
+    """
+    return without_outcome(requested(without_hearsay(" ".join(data_sentences(question)) or question)))
 
 
 def best_chains(question: str, understanding: Understanding, evidence: list[Evidence]
