@@ -105,8 +105,10 @@ def source_sentences(text: str) -> list[SourceSentence]:
             if n in fields or _STRUCTURED.match(stripped) or _COLUMNS.search(stripped):
                 sentences.extend(_prose_sentences(prose))
                 prose = []
-                if stripped.startswith("|") and not header and bare is not None and sentences[-1] is bare:
+                if stripped.startswith("|") and not header and bare is not None and sentences[-1] is bare and \
+                        not re.search(r"\d", bare.text):
                     # a table typed without its rule line ('| # | Action | Owner |' over its rows): its first row heads
+                    # it when it holds only words; a first row of values ('| Leeds | 07:00 |') is data
                     header, header_span = _cells(sentences.pop().text), (bare.span,)
                 if stripped.startswith("|") and header:
                     sentences.append(SourceSentence(_table_row(header, stripped), span, header_span))

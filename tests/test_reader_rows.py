@@ -112,3 +112,8 @@ def test_a_code_clipped_from_a_name_is_said_by_the_name():
 def test_end_up_asks_nothing_of_its_own(question, read):
     """'end up' weighed as words the passage must hold put a right reading under the answerability threshold."""
     assert asked(question) == read
+
+
+def test_a_first_row_of_values_is_data_not_a_header():
+    assert split_sentences("| Leeds | 07:00 | 19:00 |\n| York | 08:00 | 18:00 |") == [
+        "| Leeds | 07:00 | 19:00 |", "| York | 08:00 | 18:00 |"]
