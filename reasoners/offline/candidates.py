@@ -17,7 +17,6 @@ from boundloop.reasoners.offline.answer_types import Expected
 from boundloop.reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
 from boundloop.reasoners.offline.cloze import fills
 from boundloop.reasoners.offline.joined import changed, ranges_of
-from boundloop.reasoners.offline.noun_values import labelled
 from boundloop.reasoners.offline.lexicon import closed_class
 from boundloop.reasoners.offline.measures import in_capital_unit, in_units, measure_units
 from boundloop.reasoners.offline.name_roles import (
@@ -33,6 +32,7 @@ from boundloop.reasoners.offline.name_roles import (
     unasked_nationality,
     unasked_nickname,
 )
+from boundloop.reasoners.offline.noun_values import labelled
 from boundloop.reasoners.offline.ranges import amounts
 from boundloop.reasoners.offline.ruled_out import acronym, asks_mobile, given_ranges, mobile_number, owner_stems
 from boundloop.reasoners.offline.spans import finditer, has_year, life_date, life_events, year_in
