@@ -91,18 +91,24 @@ def test_migration_5_fills_the_postings_of_an_index_written_before_it(settings, 
 
 
 
+def _written_at(settings, monkeypatch, schema: int, title: str = "Expense policy",
+                text: str = "Limit: EUR 5,000") -> None:
+    """An index at migration `schema` with one document and chunk written then, migrated to the latest by a writer."""
+    with monkeypatch.context() as before:
+        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:schema])
+        with psycopg.connect(settings.writer_url) as conn:
+            migrations.migrate(conn)
+            conn.execute("INSERT INTO boundloop.documents VALUES ('exp', %s, '', '{staff}', '{}', 'h1')", (title,))
+            conn.execute("INSERT INTO boundloop.chunks (chunk_id, doc_id, ordinal, title, text, source, acl, embedding)"
+                         " VALUES ('exp#0', 'exp', 0, %s, %s, '', '{staff}', '[1,0]')", (title, text))
+    PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
+    assert versions(settings.writer_url)[-1] == migrations.LATEST
+
+
 def test_migration_7_keeps_chunks_written_before_it_with_no_markdown(settings, monkeypatch):
     from tests.conftest import access
 
-    with monkeypatch.context() as before:  # an index at schema 6, with a row written then
-        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:6])
-        with psycopg.connect(settings.writer_url) as conn:
-            migrations.migrate(conn)
-            conn.execute("INSERT INTO boundloop.documents VALUES ('exp', 'Expense policy', '', '{staff}', '{}', 'h1')")
-            conn.execute("INSERT INTO boundloop.chunks (chunk_id, doc_id, ordinal, title, text, source, acl, embedding)"
-                         " VALUES ('exp#0', 'exp', 0, 'Expense policy', 'Limit: EUR 5,000', '', '{staff}', '[1,0]')")
-    PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
-    assert versions(settings.writer_url)[-1] == migrations.LATEST
+    _written_at(settings, monkeypatch, 6)  # an index at schema 6, with a row written then
     index = PostgresIndex(settings)
     try:
         loaded = index.load_chunks(["exp#0"], access("staff"))
@@ -114,17 +120,7 @@ def test_migration_7_keeps_chunks_written_before_it_with_no_markdown(settings, m
 def test_migration_8_reads_chunks_written_before_it_as_undated(settings, monkeypatch):
     from tests.conftest import access
 
-    with monkeypatch.context() as before:  # an index at schema 7, with a row written then
-        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:7])
-        with psycopg.connect(settings.writer_url) as conn:
-            migrations.migrate(conn)
-            conn.execute("INSERT INTO boundloop.documents VALUES ('exp', 'Expense policy 2025', '', '{staff}', '{}', "
-                         "'h1')")
-            conn.execute("INSERT INTO boundloop.chunks (chunk_id, doc_id, ordinal, title, text, source, acl, embedding)"
-                         " VALUES ('exp#0', 'exp', 0, 'Expense policy 2025', 'Effective date: 1 April 2025', '',"
-                         " '{staff}', '[1,0]')")
-    PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
-    assert versions(settings.writer_url)[-1] == migrations.LATEST
+    _written_at(settings, monkeypatch, 7, "Expense policy 2025", "Effective date: 1 April 2025")
     index = PostgresIndex(settings)
     try:  # undated until the next ingest re-writes it (the chunker's version is in every content hash)
         assert index.load_chunks(["exp#0"], access("staff"))["exp#0"].document_date is None
@@ -137,15 +133,8 @@ def test_migration_9_reads_chunks_written_before_it_from_their_text_until_re_ing
     from boundloop.retrieval.ingest import ingest
     from tests.conftest import access
 
-    with monkeypatch.context() as before:  # an index at schema 8, with a row written then
-        before.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:8])
-        with psycopg.connect(settings.writer_url) as conn:
-            migrations.migrate(conn)
-            conn.execute("INSERT INTO boundloop.documents VALUES ('exp', 'Expense policy', '', '{staff}', '{}', 'h1')")
-            conn.execute("INSERT INTO boundloop.chunks (chunk_id, doc_id, ordinal, title, text, source, acl, embedding)"
-                         " VALUES ('exp#0', 'exp', 0, 'Expense policy', 'Limit: EUR 5,000', '', '{staff}', '[1,0]')")
-    PostgresIndex(settings, create=True).close()  # the writer migrates to the latest
-    assert versions(settings.writer_url)[-1] == 9 == migrations.LATEST
+    _written_at(settings, monkeypatch, 8)  # an index at schema 8, with a row written then
+    assert migrations.LATEST == 9
     index = PostgresIndex(settings)
     try:  # no units until the next ingest re-writes the row: the reader reads its text as before
         assert index.load_chunks(["exp#0"], access("staff"))["exp#0"].units is None
