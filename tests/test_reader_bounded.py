@@ -135,3 +135,12 @@ def test_conflicts_among_ten_times_the_rows_compare_about_ten_times_the_pairs(mo
         notes = _fee_notes(rows, 200_000, rows, least=5)  # on the question's topic, never alike: every row read
         assert len(assess.find_conflicts("What is the parking fee?", notes)) < 3  # no early end
     assert compared[1] <= LINEAR * max(compared[0], 10), compared  # every pair: 4,950 and 499,500
+
+
+def test_a_question_of_one_long_word_costs_no_more_than_a_short_one():
+    # a 4,000-character question is valid; read as a possible typo, its one long 'word' cost 26 candidate stems per
+    # letter, each of 4,000 letters, in every reading of the run (minutes, past the time limit)
+    evidence = _evidence(10)
+    short, _ = _calls("expense report", evidence)
+    long, _ = _calls("expense " + "e" * 3992, evidence)
+    assert long < 2 * short
