@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from boundloop.domain.contacts import EMAIL, PHONE
 from boundloop.domain.names import normalise_name
 
 BULLET = re.compile(r"^\s*(?:[-*+•>]\s+|\d+[.)]\s+|#{1,6}\s+)+")
@@ -85,10 +86,7 @@ def heading_level(sentence: str) -> int:
     return len(marks.group(1)) if marks else 7
 
 
-CONTACT = re.compile(
-    r"\+\d{1,3}(?:[\s.-]?\d{1,4}){2,5}|\b(?:extension|ext\.?|x):?\s?\d{3,6}\b|\(\d{3}\)\s?\d{3}-\d{4}"
-    r"|\b\d{3}-\d{3}-\d{4}\b|(?<![\w.])0\d{2,4}[\s-]\d{3,4}[\s-]?\d{3,4}\b|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
-    re.IGNORECASE)
+CONTACT = re.compile(f"{PHONE.pattern}|{EMAIL.pattern}", re.IGNORECASE)
 """A phone number, extension or e-mail address on a line: a line giving a contact is no heading."""
 
 

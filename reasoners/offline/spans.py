@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from boundloop.domain.contacts import EMAIL, PHONE
+
 _CURRENCY = r"(?:EUR|CAD|USD|GBP|CHF|AUD|JPY|PLN|SEK|NOK|DKK|CZK|HUF|INR|NZD|SGD|HKD|ZAR|€|\$|£|¥|₹|US\$|C\$)"
 _CODES = r"(?:EUR|CAD|USD|GBP|CHF|AUD|JPY|PLN|SEK|NOK|DKK|CZK|HUF|INR|NZD|SGD|HKD|ZAR)"
 _SCALE = r"(?:\s?(?:million|billion|thousand|bn|m|k)\b)?"
@@ -70,12 +72,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?:12\s)?(?:noon|midnight)\b(?:\s?(?:–|-|to|until)\s?(?:1[0-2]|0?[1-9])(?:[:.][0-5]\d)?\s?[ap]\.?m\b\.?)?",
         re.IGNORECASE,
     ),
-    "phone": re.compile(
-        r"\+\d{1,3}(?:[\s.-]?\d{1,4}){2,5}|\b(?:extension|ext\.?|x):?\s?\d{3,6}\b|\(\d{3}\)\s?\d{3}-\d{4}"
-        r"|\b\d{3}-\d{3}-\d{4}\b"
-        r"|(?<![\w.])0\d{2,4}[\s-]\d{3,4}[\s-]?\d{3,4}\b"  # a national number: '01632 552222', '020 7946 0018'
-    ),
-    "email": re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
+    "phone": PHONE,
+    "email": EMAIL,
     "url": re.compile(r"\bhttps?://[^\s)\]>;,]+|\b(?:[a-z0-9-]+\.)+(?:example|com|org|net|io|dev|app|co|pt|ca|uk|de|"
                       r"fr|eu|gov|edu|internal|local|corp)(?:/[^\s)\]>;,]*)?\b", re.IGNORECASE),
     "room": re.compile(r"\b(?:room|desk|office|suite|floor|seat|level)\s+[A-Z]?\d+(?:[.-]\d+)*[A-Z]?\b"
