@@ -23,6 +23,7 @@ from boundloop.reasoners.offline.answer_types import Expected, head_phrase, kind
 from boundloop.reasoners.offline.chains import Chain
 from boundloop.reasoners.offline.name_roles import nationality, unasked_nationality
 from boundloop.reasoners.offline.reading import GENERIC
+from boundloop.reasoners.offline.referents import person_like
 from boundloop.reasoners.offline.units import Unit
 
 Similarity = Callable[[str, list[str]], list[float]]
@@ -151,13 +152,11 @@ def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ..
 
 
 def _full_name(name: str) -> bool:
-    """A name of two to four capitalised words without digits ('Femke Jansen', 'Merrowgate House').
+    """A name of two to four capitalised words ('Femke Jansen'); a word for where someone is from opens none.
 
-    A word for where someone is from opens no name ('American YouTube' is an American's YouTube channel).
+    'American YouTube' is an American's YouTube channel, no name.
     """
-    parts = name.split()
-    return 2 <= len(parts) <= 4 and all(p[:1].isupper() and not any(c.isdigit() for c in p) for p in parts) and \
-        not any(nationality(p) for p in parts)
+    return person_like(name) and not any(nationality(p) for p in name.split())
 
 
 def _someone_else(text: str, question: str) -> bool:

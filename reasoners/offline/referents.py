@@ -87,7 +87,8 @@ def names(text: str) -> list[str]:
     return sorted(dict.fromkeys(found), key=lambda n: text.find(n))
 
 
-def _person_like(name: str) -> bool:
+def person_like(name: str) -> bool:
+    """A name of two to four capitalised words without digits ('Femke Jansen', 'Merrowgate House')."""
     parts = name.split()
     return 2 <= len(parts) <= 4 and all(p[:1].isupper() and not any(c.isdigit() for c in p) for p in parts)
 
@@ -107,9 +108,9 @@ def person(turns: list[Turn]) -> tuple[str, int] | None:
         turn = turns[n]
         question = turn.standalone_question
         if turn.status == "answered" and turn.short_answer and answer_type(question) == "person" \
-                and _person_like(turn.short_answer):
+                and person_like(turn.short_answer):
             return turn.short_answer, n
-        people = [name for name in names(question) if _person_like(name) and " of " not in name]
+        people = [name for name in names(question) if person_like(name) and " of " not in name]
         if people:
             return people[-1], n
         role = _who_is(question)
