@@ -19,6 +19,9 @@ class StepRule:
 
     next: tuple[NextStep, ...]
     closing: bool = False
+    stoppable: bool = True
+    """Whether the watchdog may stop the step from outside once it outlives its deadline (`policies/step_watchdog`).
+    Only respond is not: it writes the run's outcome from what the state holds and reads no evidence."""
 
 
 FIRST_STEP: Step = "resolve"  # a follow-up made to stand alone from the conversation's earlier turns
@@ -32,7 +35,7 @@ STEPS: dict[Step, StepRule] = {
     "refine": StepRule(next=("retrieve", "synthesise")),
     "synthesise": StepRule(next=("verify",), closing=True),
     "verify": StepRule(next=("respond",), closing=True),
-    "respond": StepRule(next=("end",), closing=True),
+    "respond": StepRule(next=("end",), closing=True, stoppable=False),
 }
 
 

@@ -1,13 +1,15 @@
 """Every transition is a span: the `traced` wrapper times a node, books what it spent and records its decision.
 
 It is also the one place that writes the run's `stop_reason`: a node says which limit stopped it (`StepUpdate.stopped`),
-and a step cut short by the deadline or by a model call the budget refused becomes a stop here.
+and a step cut short by the deadline or by a model call the budget refused becomes a stop here. A step that does not
+stop at its deadline by itself is stopped from outside shortly after it (`policies/step_watchdog`).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -20,6 +22,7 @@ from boundloop.graph.state import LoopState
 from boundloop.graph.step_update import StepUpdate
 from boundloop.policies.budget import BudgetExhausted
 from boundloop.policies.deadline import DeadlineReached, step_deadline
+from boundloop.policies.step_watchdog import StepOverran, watched
 
 NodeFn = Callable[[LoopState, RunContext], StepUpdate]
 
@@ -36,8 +39,9 @@ def traced(name: str, fn: NodeFn,
         wall, started = time.time(), context.ledger.clock()
         with step_deadline(context.deadline(name in STEPS and STEPS[name].closing, started)) as deadline:
             try:
-                step = fn(state, context)
-            except DeadlineReached:
+                with watched(deadline) if name not in STEPS or STEPS[name].stoppable else nullcontext():
+                    step = fn(state, context)
+            except (DeadlineReached, StepOverran):
                 step = _cut_short(name)
             except BudgetExhausted as stop:
                 step = _call_refused(name, stop)
