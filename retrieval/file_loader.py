@@ -43,6 +43,8 @@ class FileJob:
     limit: int
     skipped: str = ""
     """Why the walk left the file out (a symbolic link not followed); then `path` is the link as spelled."""
+    labelled_as: str = ""
+    """The path the ACL manifest labels the file by, when not `relative`: a followed link's target's."""
 
 
 def _split_front_matter(text: str) -> tuple[dict[str, Any], str]:
@@ -67,8 +69,11 @@ def _first_heading(body: str) -> str:
 
 
 def _read(path: Path, relative: str, manifest: AclManifest, origin: str,
-          limit: int) -> tuple[LoadItem, tuple[Attachment, ...]]:
-    """The file as a document (or the problem that stopped it), and the files it carries (a message's)."""
+          limit: int, labelled_as: str = "") -> tuple[LoadItem, tuple[Attachment, ...]]:
+    """The file as a document (or the problem that stopped it), and the files it carries (a message's).
+
+    Without front matter naming its ACL, the manifest labels it by `labelled_as` (else `relative`).
+    """
     where = str(path)
     comments = 0
     attachments: tuple[Attachment, ...] = ()
@@ -107,7 +112,7 @@ def _read(path: Path, relative: str, manifest: AclManifest, origin: str,
             return LoadProblem(where, f"front matter 'acl' {parsed}", relative), ()
         acl = parsed
     else:
-        acl = manifest.acl_for(relative)
+        acl = manifest.acl_for(labelled_as or relative)
     doc_id = str(meta.get("id") or relative.rsplit(".", 1)[0])
     extra = {k: v for k, v in meta.items() if k not in {"id", "title", "acl"}}
     title, title_comments = strip_comments(str(meta.get("title") or title or path.stem))
@@ -136,7 +141,7 @@ def load_entry(job: FileJob) -> list[LoadItem]:
     """One file as its document (or problem), then a message's attachments of a known type, in order."""
     if job.skipped:
         return [LoadProblem(str(job.path), job.skipped, job.relative)]
-    item, attachments = _read(job.path, job.relative, job.manifest, job.origin, job.limit)
+    item, attachments = _read(job.path, job.relative, job.manifest, job.origin, job.limit, job.labelled_as)
     if not isinstance(item, Document) or job.path.suffix.lower() not in MAIL_SUFFIXES or not attachments:
         return [item]
     return [item, *attachment_items(item, str(job.path), attachments, FOLDER_SUFFIXES,

@@ -2,7 +2,8 @@
 
 Links are not followed unless asked (`follow_links`), and even then only when their target is inside the folder;
 every link left out is named, so that a link such as `notes.md -> ../directory.yaml` cannot publish what lies
-outside the folder.
+outside the folder. A followed link is another name for its target: the ACL manifest labels it by the target's
+place (`labelled_as`), so `public/bands.txt -> ../hr/bands.txt` cannot publish what `hr/*` restricts.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ class FolderEntry:
     path: Path
     relative: str
     skipped: str = ""
+    labelled_as: str = ""
+    """The file's real path inside the folder, whose ACL rules apply (a followed link's target); '' when skipped."""
 
 
 def _inside(target: Path, root: Path) -> bool:
@@ -57,7 +60,7 @@ def walk_folder(folder: Path, suffixes: set[str], follow_links: bool = False) ->
                     else:
                         pending.append((target, relative + "/", above | {target}))
                 elif target.is_file() and target.suffix.lower() in suffixes:
-                    found.append(FolderEntry(target, relative))
+                    found.append(FolderEntry(target, relative, labelled_as=target.relative_to(root).as_posix()))
                 else:
                     found.append(FolderEntry(path, relative, "a symbolic link to something that is not a document"))
                 continue
@@ -66,5 +69,6 @@ def walk_folder(folder: Path, suffixes: set[str], follow_links: bool = False) ->
                 real = path.resolve()
                 pending.append((real, relative + "/", above | {real}))
             elif stat.S_ISREG(mode) and path.suffix.lower() in suffixes:
-                found.append(FolderEntry(path, relative))
+                # `directory` is a real folder (a followed link's target included): this is the file's real place
+                found.append(FolderEntry(path, relative, labelled_as=path.relative_to(root).as_posix()))
     yield from sorted(found, key=lambda e: e.relative)

@@ -132,7 +132,8 @@ def load_folder(folder: Path, follow_links: bool = False) -> Iterator[LoadItem]:
 def _folder_items(folder: Path, manifest: AclManifest, follow_links: bool, limit: int) -> Iterator[LoadItem]:
     """The folder's files parsed on every core (`parse_pool`), yielded in the walk's order."""
     origin = str(folder.resolve())
-    jobs = (FileJob(folder / e.relative if e.skipped else e.path, e.relative, manifest, origin, limit, e.skipped)
+    jobs = (FileJob(folder / e.relative if e.skipped else e.path, e.relative, manifest, origin, limit, e.skipped,
+                    e.labelled_as)
             for e in walk_folder(folder, FOLDER_SUFFIXES, follow_links))
     for items in ordered_map(load_entry, jobs):
         yield from items

@@ -153,6 +153,25 @@ def test_follow_links_stays_inside_the_folder(linked):
     assert not any("SECRET" in d.text for d in found.values())
 
 
+def test_a_followed_link_is_labelled_as_its_target(tmp_path):
+    """A link is another name for its target, not a way round the target's label: before, `public/bonus.txt ->
+    ../hr/bonus.txt` (and a file under `public/hrdir -> ../hr`) took `public/*`'s ACL, publishing the HR file."""
+    root = tmp_path / "folder"
+    (root / "hr").mkdir(parents=True)
+    (root / "public").mkdir()
+    (root / "hr" / "bonus.txt").write_text("Bonus pool\n\nThe pool is EUR 777,000.\n")
+    (root / "public" / "canteen.txt").write_text("Canteen\n\nOpens at noon.\n")
+    (root / "public" / "bonus.txt").symlink_to("../hr/bonus.txt")
+    (root / "public" / "hrdir").symlink_to("../hr", target_is_directory=True)
+    (root / "hr" / "menu.txt").symlink_to("../public/canteen.txt")
+    (root / "acl.yaml").write_text('"hr/*": [hr]\n"*": [all-staff]\n')
+    found = docs(load_folder(root, follow_links=True))
+    assert {doc_id: d.acl for doc_id, d in found.items()} == {
+        "hr/bonus": ("hr",), "public/bonus": ("hr",), "public/hrdir/bonus": ("hr",),
+        "public/canteen": ("all-staff",), "hr/menu": ("all-staff",), "public/hrdir/menu": ("all-staff",)}
+    assert found["public/bonus"].source == "public/bonus.txt"  # still named as the link spells it
+
+
 def test_a_manifest_linked_from_outside_is_refused(tmp_path):
     (tmp_path / "rules.yaml").write_text('"*": [everyone]\n')
     root = tmp_path / "folder"
