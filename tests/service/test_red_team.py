@@ -7,10 +7,12 @@ on (30 requests a minute per credential); the rows that are not about them use f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -309,3 +311,63 @@ def test_the_schemas_describe_the_graph(target):
     schemas = httpx.get(f"{target.base}/assistants/{assistant}/schemas", headers=headers("bob"))
     assert schemas.status_code == 200
     assert schemas.json()["input_schema"]["required"] == ["question"]
+
+
+# 11. Another user's thread by id (red-team pass, 2026-12): its event streams, a copy, a create that finds it.
+
+def _listen_sse(url: str, user: str, seen: list[bytes]) -> None:
+    """Everything a thread's event stream sends `user` until it ends or goes quiet (a daemon thread's body)."""
+    body = {"channels": ["values", "updates", "lifecycle", "messages", "custom", "tools"]}
+    try:
+        with httpx.stream("POST", url, json=body, headers=headers(user), timeout=httpx.Timeout(30, read=30)) as sse:
+            seen.append(str(sse.status_code).encode())
+            for chunk in sse.iter_bytes():
+                seen.append(chunk)
+    except httpx.HTTPError:
+        pass
+
+
+async def _listen_socket(url: str, user: str, seen: list[str]) -> None:
+    websockets = pytest.importorskip("websockets")
+    try:
+        async with websockets.connect(url, additional_headers=headers(user)) as socket:
+            await socket.send(json.dumps({"id": 1, "method": "subscription.subscribe",
+                                          "params": {"channels": ["values", "updates", "lifecycle"]}}))
+            while True:
+                seen.append(str(await asyncio.wait_for(socket.recv(), 30)))
+    except (websockets.ConnectionClosed, TimeoutError, OSError):
+        pass
+
+
+def test_another_users_thread_streams_copies_and_creates_show_nothing(target):
+    """bob knows alice's thread id: joining its event stream (SSE or WebSocket) while she asks, copying it, creating
+    it 'if it does not exist' or starting a run on it through the event-streaming commands shows him nothing."""
+    if target.kind == "serve":  # threads are the LangGraph server's
+        return
+    thread = target.sdk("alice").threads.create()["thread_id"]
+    sse: list[bytes] = []
+    socket: list[str] = []
+    listener = threading.Thread(target=_listen_sse, args=(f"{target.base}/threads/{thread}/stream/events", "bob", sse),
+                                daemon=True)
+    listener.start()
+    ws_url = target.base.replace("http://", "ws://") + f"/threads/{thread}/stream/events"
+    ws_loop = threading.Thread(target=lambda: asyncio.run(_listen_socket(ws_url, "bob", socket)), daemon=True)
+    ws_loop.start()
+    time.sleep(2)  # both listeners have joined before the run starts
+    run = target.sdk("alice").runs.wait(thread, "boundloop", input=SALARY)
+    assert "CANARY-HR" in json.dumps(run)  # the run showed alice the secret bob must not see
+    time.sleep(3)
+    heard = b"".join(sse).decode(errors="replace") + "".join(socket)
+    assert "CANARY-HR" not in heard and "salaries" not in heard and "salary bands" not in heard.lower()
+    attempts = [
+        httpx.post(f"{target.base}/threads", json={"thread_id": thread, "if_exists": "do_nothing"},
+                   headers=headers("bob")),
+        httpx.post(f"{target.base}/threads/{thread}/copy", json={}, headers=headers("bob")),
+        httpx.post(f"{target.base}/threads/{thread}/commands", headers=headers("bob"),
+                   json={"id": 1, "method": "run.start", "params": {"assistant_id": "boundloop", "input": SALARY}}),
+        httpx.get(f"{target.base}/threads/{thread}/stream", headers=headers("bob"), timeout=30),
+    ]
+    for response in attempts:
+        assert "CANARY-HR" not in response.text and "salar" not in response.text.lower(), response.request.url
+        assert response.status_code != 200 or "error" in response.text, response.request.url
+    assert all(t["thread_id"] != thread for t in target.sdk("bob").threads.search())
