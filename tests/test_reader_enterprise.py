@@ -54,6 +54,19 @@ def test_more_than_an_amount_is_in_the_band_above_it():
     assert not excludes("Trip cost: Over EUR 5,000; Approver: Chief Financial Officer", question)
 
 
+def test_one_set_of_strict_bound_words_serves_amounts_and_counts():
+    from boundloop.reasoners.offline.quantities import quantities
+
+    # the words of a strict bound are the comparisons' own: amounts and counts read the same ones
+    for words in ("beyond", "in excess of", "longer than", "greater than"):
+        assert amounts(f"a trip {words} EUR 5,000")[0][1] > 5000
+        assert quantities(f"if I work {words} 60 hours", bounds=True)[0][1] > 60
+    for words in ("fewer than", "less than", "under", "shorter than"):
+        assert amounts(f"a trip {words} EUR 5,000")[0][1] < 5000
+        assert quantities(f"if I work {words} 60 hours", bounds=True)[0][1] < 60
+    assert amounts("a trip of EUR 5,000")[0][1] == 5000 and quantities("60 hours", bounds=True)[0][1] == 60
+
+
 def test_an_extension_column_is_not_a_count():
     rows = evidence("rooms", "Rooms", "Name: Ines; Role: Head of People; Room: 3.08; Extension: 4408\n"
                     "Room: Belem auditorium; Capacity: 120 people")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from boundloop.domain.text import stem
 from boundloop.domain.verdicts import Bound
-from boundloop.reasoners.offline.ranges import COMPARISONS, amounts
+from boundloop.reasoners.offline.ranges import COMPARISONS, amounts, just_past
 
 _WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -43,10 +43,6 @@ Quantity = tuple[str, float, str]
 """A count or duration as written, its value and its unit: ('7', 7.0, 'day')."""
 
 
-_PAST = re.compile(r"\b(?:more than|over|above|exceeding|beyond|longer than|in excess of)\s*$", re.IGNORECASE)
-_SHORT_OF = re.compile(r"\b(?:less than|fewer than|under|below|shorter than)\s*$", re.IGNORECASE)
-_STEP = 0.005
-"""'Over 60 hours' is a quantity just past 60: the band 'above 60 hours' holds it, 'up to 60 hours' does not."""
 
 
 def quantities(question: str, bounds: bool = False) -> list[Quantity]:
@@ -58,7 +54,7 @@ def quantities(question: str, bounds: bool = False) -> list[Quantity]:
     found = []
     for match in _GIVEN.finditer(question):
         before = question[max(0, match.start() - 20):match.start()]
-        step = 0.0 if not bounds else _STEP if _PAST.search(before) else -_STEP if _SHORT_OF.search(before) else 0.0
+        step = just_past(before) if bounds else 0.0
         for word in match.group(2).split():  # the unit may follow a word or two ('7 unused holiday days')
             if _unit(word) in _UNITS:
                 found.append((match.group(1).lower(), _value(match.group(1)) + step, _unit(word)))

@@ -21,7 +21,8 @@ _BOUND = re.compile(
 )
 COMPARISONS: dict[str, Callable[[float, float], bool]] = {
     "above": operator.gt, "over": operator.gt, "more than": operator.gt, "exceeding": operator.gt,
-    "greater than": operator.gt, "longer than": operator.gt, "from": operator.ge, "at least": operator.ge,
+    "greater than": operator.gt, "longer than": operator.gt, "beyond": operator.gt, "in excess of": operator.gt,
+    "from": operator.ge, "at least": operator.ge,
     "a minimum of": operator.ge, "minimum of": operator.ge, "up to": operator.le, "at most": operator.le,
     "no more than": operator.le, "not more than": operator.le, "a maximum of": operator.le,
     "maximum of": operator.le, "max": operator.le, "max.": operator.le, "within": operator.le, "under": operator.lt,
@@ -37,10 +38,18 @@ def _number(digits: str, scale: str | None) -> float:
     return float(digits.replace(",", "")) * _SCALE.get((scale or "").lower(), 1.0)
 
 
-_ABOVE = re.compile(r"\b(?:more than|over|above|exceeding|greater than|in excess of)\s*$", re.IGNORECASE)
-_BELOW = re.compile(r"\b(?:less than|under|below)\s*$", re.IGNORECASE)
+_STRICT = {op: re.compile(rf"\b(?:{'|'.join(sorted((w for w, o in COMPARISONS.items() if o is op), key=len))})\s*$",
+                          re.IGNORECASE) for op in (operator.gt, operator.lt)}
 _STEP = 0.005
-"""'More than EUR 5,000' is an amount just above 5,000: the band 'Over EUR 5,000' holds it, '1,000-5,000' does not."""
+
+
+def just_past(before: str) -> float:
+    """How far past the number that follows `before` a strict bound puts it: +0.005 above, -0.005 below, else 0.
+
+    'More than EUR 5,000' is an amount just above 5,000 (the band 'Over EUR 5,000' holds it, '1,000-5,000' does
+    not); 'over 60 hours' is just past 60; 'under 3 months' just short of 3.
+    """
+    return _STEP if _STRICT[operator.gt].search(before) else -_STEP if _STRICT[operator.lt].search(before) else 0.0
 
 
 def amounts(text: str) -> list[tuple[str, float, str]]:
@@ -57,7 +66,7 @@ def amounts(text: str) -> list[tuple[str, float, str]]:
         if digits:
             value = _number(digits.group(0), scale.group(0) if scale else None)
             before = text[max(0, match.start() - 20):match.start()]
-            value += _STEP if _ABOVE.search(before) else -_STEP if _BELOW.search(before) else 0.0
+            value += just_past(before)
             found.append((written, value, currency))
     return found
 
