@@ -15,6 +15,9 @@ NAME_SEPARATOR = "|"
 MAX_NAMES = 600
 _NON_WORD = re.compile(r"[\W_]+")
 _TRAILING_PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")
+TITLE_PARTS = re.compile(r"\s[-–—|/]\s|:\s|[()]")
+"""What separates a title's parts: 'Glasgow Office – Site Information', 'Wi-Fi: guest network', 'Terminal Gdynia
+(Poland)'."""
 
 
 def normalise_name(name: str) -> str:

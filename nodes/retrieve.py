@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from boundloop.domain.models import Evidence
+from boundloop.domain.names import TITLE_PARTS
+from boundloop.domain.place_kinds import PLACE_KIND
 from boundloop.domain.usage import StopReason, Usage
 from boundloop.graph.context import RunContext
 from boundloop.graph.state import LoopState
@@ -43,10 +45,7 @@ def stating_first(hits: list[SearchHit], name: str) -> list[SearchHit]:
     return sorted(hits, key=lambda h: order[tier[h.chunk_id]])
 
 
-_TITLE_PARTS = re.compile(r"\s[-–—|/]\s|:\s|[()]")
-_PLACE_KINDS = re.compile(r"\b(?:site|office|location|branch|base|station|depot|store|terminal|campus|school|building|"
-                          r"works|plant|hotel|practice|clinic|hospital|warehouse|hub|centre|center|guide|info|"
-                          r"information)\b")
+_PLACE_PAGE = re.compile(rf"{PLACE_KIND.pattern}|\b(?:guide|info|information)\b", re.IGNORECASE)
 """Words saying a title is about a place: 'Glasgow Office', 'Terminal Gdynia', 'Stavanger — site information'."""
 
 
@@ -57,13 +56,13 @@ def _titled(key: str, title: str) -> bool:
     beside a part saying it is a place's page ('Gdynia — site information'). Minutes titled 'Caddon Marsh WwTW —
     Inlet Screens Project Board' are about a project there, not the place's page.
     """
-    parts = [" ".join(_plain(part).split()) for part in _TITLE_PARTS.split(title) if part.strip()]
+    parts = [" ".join(_plain(part).split()) for part in TITLE_PARTS.split(title) if part.strip()]
     for part in parts:
         first, _, rest = part.partition(" ")
         start, _, last = part.rpartition(" ")
-        if (rest == key and _PLACE_KINDS.fullmatch(first)) or (start == key and _PLACE_KINDS.fullmatch(last)):
+        if (rest == key and _PLACE_PAGE.fullmatch(first)) or (start == key and _PLACE_PAGE.fullmatch(last)):
             return True
-    return key in parts and any(_PLACE_KINDS.search(part) for part in parts if part != key)
+    return key in parts and any(_PLACE_PAGE.search(part) for part in parts if part != key)
 
 
 _FIELD_SEPARATORS = re.compile(r"[;|:()\[\],]|\s[—–-]\s|\*\*")

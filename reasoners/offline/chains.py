@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from boundloop.domain.names import TITLE_PARTS
 from boundloop.domain.text import entities, name_spans, stems
 from boundloop.policies.deadline import within
 from boundloop.reasoners.offline.name_roles import nationality
@@ -20,7 +21,6 @@ from boundloop.reasoners.offline.places import name_key, places, same_place
 from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, coverage
 from boundloop.reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
 from boundloop.reasoners.offline.unit_names import (
-    TITLE_PARTS,
     named_again,
     names_of,
     pointed_cells,

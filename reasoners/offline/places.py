@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from boundloop.domain.names import normalise_name
+from boundloop.domain.place_kinds import PLACE_KIND
 from boundloop.reasoners.offline.reading import Reading
 
 _AND = re.compile(r" and (?=\w)")
@@ -19,19 +20,17 @@ def name_key(name: str) -> str:
     return _AND.sub(" ", normalise_name(name))
 
 
-_PLACE_HEADERS = re.compile(r"\b(?:site|office|location|branch|base|station|depot|store|terminal|campus|school|"
-                            r"building|works|plant)\b", re.I)
 
 
 def asks_a_place(question: str) -> bool:
     """Whether the question asks about a place by its kind ('the office Dawid works at', 'the site where ...')."""
-    return bool(_PLACE_HEADERS.search(question))
+    return bool(PLACE_KIND.search(question))
 
 
 def places(reading: Reading) -> set[str]:
     """The values of a unit's cells naming where someone or something is ('Site: Glasgow')."""
     return {c.value.strip() for c in reading.unit.cells
-            if c.header and _PLACE_HEADERS.search(c.header) and 0 < len(c.value.split()) <= 4} - {""}
+            if c.header and PLACE_KIND.search(c.header) and 0 < len(c.value.split()) <= 4} - {""}
 
 
 def same_place(place: str, title_part: str) -> bool:
@@ -46,7 +45,7 @@ def same_place(place: str, title_part: str) -> bool:
         return True
     # a kind of place before its name: 'Terminal Gdynia', 'Station Porto', 'Campus North'
     kind, _, rest = part.partition(" ")
-    if rest == key and _PLACE_HEADERS.fullmatch(kind):
+    if rest == key and PLACE_KIND.fullmatch(kind):
         return True
     *named, abbreviation = place.split()
     words = title_part.split()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from boundloop.domain.names import in_order, title_keys
+from boundloop.domain.names import TITLE_PARTS, in_order, title_keys
 from boundloop.reasoners.offline.places import name_key
 from boundloop.reasoners.offline.reading import Reading
 from boundloop.reasoners.offline.spans import finditer
@@ -20,7 +20,6 @@ _IDENTITY = re.compile(r"\b(name|role|team|person|who|system|tool|title|owner|le
 _CONNECTORS = frozenset("of the and for de da van von du la le del der".split())
 _NOT_OPENERS = frozenset("the a an this that these those it its our your their all each every".split())
 
-TITLE_PARTS = re.compile(r"\s[-–—|]\s|:\s")
 _LIST_PARTS = re.compile(r",\s|;\s|\s/\s")
 
 
