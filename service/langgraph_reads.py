@@ -13,7 +13,9 @@ they are now (`service.shown_text`):
 - a stream (server-sent events, or the event-streaming WebSocket): the first such event ends it with an `error`
   event (a WebSocket closes with 1008).
 
-A response that names no chunk passes as it is, without a directory lookup.
+A response that names no chunk passes as it is, without a directory lookup. One that cannot be checked fails
+closed: a JSON body that does not parse is a 502 `response withheld: ...`, an event or WebSocket message whose data
+is not JSON ends the stream as an unreadable chunk would.
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ TEXT_KEYS = ("values", "interrupts", "tasks")
 """What a withheld item of a list loses: everything that quotes the run's work."""
 EVENT_END = re.compile(rb"\r?\n\r?\n")
 WITHHELD_EVENT = b"event: error\r\ndata: %s\r\n\r\n" % json.dumps({"error": "Forbidden", "message": WITHHELD}).encode()
+UNCHECKED = "response withheld: it could not be checked"
+
+
+class _Unparsed:
+    """Data that is not JSON: what it names cannot be known, so no caller may read it."""
+
+
+UNPARSED = _Unparsed()
 
 
 class WithholdUnreadable:
@@ -107,10 +117,12 @@ class _ResponseGuard:
         await self.send({"type": "http.response.body", "body": body, "more_body": False})
 
     async def _checked(self, body: bytes, status: int) -> tuple[int, bytes]:
+        if not body.strip():
+            return status, body
         try:
             value = json.loads(body)
         except ValueError:
-            return status, body
+            return 502, json.dumps({"detail": UNCHECKED}).encode()
         if isinstance(value, list):
             items = [await _withheld_item(item, self.access) for item in value]
             if all(new is old for new, old in zip(items, value, strict=True)):
@@ -128,7 +140,8 @@ class _ResponseGuard:
         for end in EVENT_END.finditer(self.body):
             event = bytes(self.body[cut:end.end()])
             cut = end.end()
-            if not await self.access.may_read(chunk_ids(_event_data(event))):
+            data = _event_data(event)
+            if data is UNPARSED or not await self.access.may_read(chunk_ids(data)):
                 self.ended = True
                 await self.send({"type": "http.response.body", "body": WITHHELD_EVENT, "more_body": False})
                 return
@@ -139,12 +152,16 @@ class _ResponseGuard:
 
 
 def _event_data(event: bytes) -> Any:
-    """The JSON of a server-sent event's data lines (None for a comment, a heartbeat, or data that is no JSON)."""
-    lines = [line[5:].lstrip(b" ") for line in event.splitlines() if line.startswith(b"data:")]
+    """The JSON of a server-sent event's data lines; None without data (a heartbeat), `UNPARSED` if not JSON."""
+    data = b"\n".join(line[5:].lstrip(b" ") for line in event.splitlines() if line.startswith(b"data:"))
+    return _parsed(data) if data.strip() else None
+
+
+def _parsed(data: bytes | str) -> Any:
     try:
-        return json.loads(b"\n".join(lines)) if lines else None
+        return json.loads(data)
     except ValueError:
-        return None
+        return UNPARSED
 
 
 class _SocketGuard:
@@ -158,11 +175,8 @@ class _SocketGuard:
         if self.closed:
             return
         if message["type"] == "websocket.send":
-            try:
-                value = json.loads(message.get("text") or message.get("bytes") or b"null")
-            except ValueError:
-                value = None
-            if not await self.access.may_read(chunk_ids(value)):
+            value = _parsed(message.get("text") or message.get("bytes") or b"null")
+            if value is UNPARSED or not await self.access.may_read(chunk_ids(value)):
                 self.closed = True
                 await self.send({"type": "websocket.close", "code": 1008, "reason": WITHHELD})
                 return

@@ -83,6 +83,13 @@ async def _socket(websocket: WebSocket) -> None:
     await websocket.close()
 
 
+async def _raw_socket(websocket: WebSocket) -> None:
+    await websocket.accept()
+    await websocket.send_json({"event": "values", "data": STAFF})
+    await websocket.send_text("salaries#0 CANARY")
+    await websocket.close()
+
+
 def _server_like_app() -> Starlette:
     async def stream(request):
         async def body():
@@ -103,6 +110,11 @@ def _server_like_app() -> Starlette:
         Route("/threads/t/runs/r/stream", stream),
         Route("/threads/t/empty", lambda r: JSONResponse({"values": {"question": "q"}})),
         Route("/threads/t/text", lambda r: Response("not json", media_type="application/json")),
+        Route("/threads/t/blank", lambda r: Response("", media_type="application/json")),
+        Route("/threads/t/raw", lambda r: StreamingResponse(iter([_events(STAFF), b"event: values\r\ndata: salaries#0 "
+                                                                  b"CANARY\r\n\r\n", _events(STAFF)]),
+                                                            media_type="text/event-stream")),
+        WebSocketRoute("/threads/t/raw/events", _raw_socket),
         Route("/runs/r", lambda r: JSONResponse({"result": HR})),  # boundloop's own route: it checks for itself
         WebSocketRoute("/threads/t/stream/events", _socket),
     ])
@@ -129,7 +141,9 @@ def test_a_thread_state_showing_an_unreadable_chunk_is_withheld(served):
     assert client.get("/threads/t/state", headers={"X-API-Key": "nobody's"}).status_code == 403  # fail closed
     looked_up.clear()
     assert client.get("/threads/t/empty", headers=auth("bob")).status_code == 200
-    assert client.get("/threads/t/text", headers=auth("bob")).text == "not json"
+    unchecked = client.get("/threads/t/text", headers=auth("bob"))  # what it names cannot be known: fail closed
+    assert unchecked.status_code == 502 and "not json" not in unchecked.text
+    assert client.get("/threads/t/blank", headers=auth("bob")).status_code == 200
     assert client.get("/runs/r", headers=auth("bob")).json() == {"result": HR}
     assert not looked_up  # nothing named a chunk, or the route was not the server's: no directory lookup
 
@@ -170,3 +184,16 @@ def test_a_server_mounted_under_a_prefix_is_guarded_too(state):
     with TestClient(prefixed) as client:
         assert client.get("/api/threads/t/state", headers=auth("bob")).status_code == 403
         assert client.get("/api/threads/u/state", headers=auth("bob")).status_code == 200
+
+
+def test_an_event_or_message_that_is_not_json_ends_the_stream(served):
+    """Data the guard cannot parse could name anything: it is withheld, as an unreadable chunk would be."""
+    client, _ = served
+    for user in ("bob", "alice"):
+        events = client.get("/threads/t/raw", headers=auth(user)).content
+        assert events.startswith(_events(STAFF)) and b"CANARY" not in events and WITHHELD.encode() in events
+        with client.websocket_connect("/threads/t/raw/events", headers=auth(user)) as socket:
+            assert socket.receive_json()["data"] == STAFF
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_text()
+        assert closed.value.code == 1008
