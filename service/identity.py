@@ -7,7 +7,9 @@ The FastAPI app and the LangGraph server's `Auth` handler both use `IdentityReso
 every route. It fails closed: no credential, two credentials (two headers, or one header sent twice), a malformed
 header, an unknown key, a bad or expired token (a time claim that is not a number included), a token that lives
 longer than the configured maximum, or a token for a user the directory does not know is `AuthenticationFailed`,
-and the message never says which users exist. The directory is read afresh for every request, so a deleted user or
+and the message never says which users exist. A provider's token naming an account of the directory file is
+refused too: the provider may let someone choose that name, and the file's groups, runs and conversations are the
+account's, not theirs. The directory is read afresh for every request, so a deleted user or
 key stops working as soon as the directory file changes.
 """
 
@@ -26,6 +28,8 @@ from boundloop.service.errors import AuthenticationFailed
 from boundloop.service.oidc_tokens import OidcVerifier, TokenIdentity, token_algorithm
 
 JWT_ALGORITHM = "HS256"
+NAME_TAKEN = ("the identity provider's user has the name of an account in this server's directory file; an "
+              "administrator must rename one of them")
 JWT_LEEWAY_S = 30  # clock skew allowed between the token issuer and this server, on the lifetime only
 DEFAULT_JWT_MAX_TTL_S: int = Settings.model_fields["jwt_max_ttl"].default
 
@@ -107,6 +111,9 @@ class IdentityResolver:
     def _user_for_provider_token(self, oidc: OidcVerifier, token: str) -> str:
         """The provider's user; its groups go to `on_token` so the run resolves the ones this token names."""
         identity = oidc.verify(token)
+        if identity.user in self._directory.current().users:
+            # a file account's name: taking the file's groups, runs and conversations would be a stranger's
+            raise AuthenticationFailed(NAME_TAKEN)
         if self._on_token is not None:
             self._on_token(identity)
         return identity.user

@@ -120,7 +120,11 @@ def test_the_service_runs_a_question_for_a_provider_user_with_the_token_groups(o
 def test_directory_api_keys_keep_working_and_keep_the_file_groups(oidc_client, provider):
     client, state = oidc_client
     assert client.get("/me", headers=auth("alice")).status_code == 200
-    client.get("/me", headers={"Authorization": f"Bearer {provider.sign_in('alice')}"})
+    # a provider user with a file account's name is refused: the file's groups, runs and conversations are not theirs
+    taken = client.get("/me", headers={"Authorization": f"Bearer {provider.sign_in('alice')}"})
+    assert taken.status_code == 401 and "rename" in taken.json()["detail"]
+    assert client.post("/ask", json={"question": "What are the salary bands for level L5 engineers?"},
+                       headers={"Authorization": f"Bearer {provider.sign_in('alice')}"}).status_code == 401
     assert state.resolver.resolve("alice").groups == {"all-staff", "hr"}  # the file, not the provider's leadership
 
 
