@@ -42,8 +42,8 @@ def current_user(request: Request, state: State, _bearer_doc: Annotated[object, 
     cookie = request.cookies.get(SESSION_COOKIE)
     if web is not None and cookie and not authorization and not api_key:  # the web page, signed in with the provider
         session = web.seal.session(cookie, request.method, headers.get(CSRF_HEADER))
-        state.identity_sources.remember(TokenIdentity(session.user, session.groups, session.expires))
-        user = session.user
+        user = state.identity_sources.identity.provider_user(TokenIdentity(session.user, session.groups,
+                                                                           session.expires))
     else:
         user = state.identity.user_for(authorization, api_key)
     request.state.user = user  # for the access log

@@ -109,10 +109,15 @@ class IdentityResolver:
         raise AuthenticationFailed("invalid credentials")
 
     def _user_for_provider_token(self, oidc: OidcVerifier, token: str) -> str:
-        """The provider's user; its groups go to `on_token` so the run resolves the ones this token names."""
-        identity = oidc.verify(token)
+        return self.provider_user(oidc.verify(token))
+
+    def provider_user(self, identity: TokenIdentity) -> str:
+        """The user of a verified provider identity (a token, or the web page's session).
+
+        Its groups go to `on_token` so the run resolves the ones it names. A file account's name is refused: the
+        file's groups, runs and conversations would be a stranger's.
+        """
         if identity.user in self._directory.current().users:
-            # a file account's name: taking the file's groups, runs and conversations would be a stranger's
             raise AuthenticationFailed(NAME_TAKEN)
         if self._on_token is not None:
             self._on_token(identity)

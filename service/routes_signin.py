@@ -87,7 +87,7 @@ def callback(request: Request, state: State, code: str | None = None,
         raise AuthenticationFailed("the identity provider did not sign you in")
     identity = web.verifier.verify(_id_token(web, request, code, str(pending["v"])), audience=web.client_id,
                                    nonce=str(pending["n"]))
-    state.identity_sources.remember(identity)
+    state.identity_sources.identity.provider_user(identity)
     value, session = web.seal.new_session(identity.user, identity.groups, identity.expires)
     response = RedirectResponse(str(request.url_for("page")), status_code=303)
     response.delete_cookie(PENDING_COOKIE, path="/auth")

@@ -60,6 +60,13 @@ def test_signing_in_sets_an_httponly_lax_cookie_and_the_page_asks_under_it(web, 
     assert answered.status_code == 200, answered.text
 
 
+def test_signing_in_as_a_file_accounts_name_is_refused_and_sets_no_session(web):
+    done = _sign_in(web, "alice")  # alice is an account of the directory file (an API key's user)
+    assert done.status_code == 401 and "rename" in done.json()["detail"]
+    assert not any(c.startswith("boundloop_session=") for c in done.headers.get_list("set-cookie"))
+    assert web.get("/auth/session").json()["user"] is None
+
+
 def test_signing_out_needs_the_csrf_token_clears_the_session_and_names_the_provider_page(web, provider):
     _sign_in(web, "dave")
     csrf = web.get("/auth/session").json()["csrf"]
