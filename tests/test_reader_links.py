@@ -7,7 +7,6 @@ import pytest
 from boundloop.domain.models import Understanding
 from boundloop.reasoners.offline.answer_types import expected_answer, head_phrase
 from boundloop.reasoners.offline.extractive import synthesise
-from boundloop.reasoners.offline.kin import relative_of
 from boundloop.reasoners.offline.ranges import excludes
 from boundloop.reasoners.offline.reading import supplied_words
 from tests.reader_fixtures import evidence, short_answer
@@ -165,28 +164,6 @@ def test_a_value_standing_where_the_question_puts_the_answer_outweighs_another_u
                      'the manager of a hotel in Denver, as well as in nine episodes of "Ward" as Dr. Ron Sims.', hop=2)
     question = "Who directed a 2006 film where Ron Pell's character plays the manager of a hotel?"
     assert short_answer(question, actor, film, query_class="multi_hop") == "Carl Nolen"
-
-
-def test_a_date_asked_of_a_persons_relative_is_not_read_from_the_persons_own_document():
-    daughter = evidence("d", "Ana Velo", "Ana Velo (17 January 1800 – 20 January 1865) was a Varnian heiress, the "
-                        "only daughter of Tomas Velo.")
-    father = evidence("f", "Tomas Velo", "Tomas Velo (8 March 1750 – 1 August 1813) was a Varnian landowner.", hop=2)
-    asked = "When did Ana Velo's father die?"
-    assert short_answer(asked, daughter, father, query_class="multi_hop") == "1 August 1813"
-    # without the father's own document, her own dates are no answer
-    assert short_answer(asked, daughter, query_class="multi_hop") is None
-    assert relative_of("Where was the father of Prince Boris Of Leiningen born?") == "Prince Boris Of Leiningen"
-    assert relative_of("When did Ludwig van Beethoven's father die?") == "Ludwig van Beethoven"
-    # the person behind a work the question names: not the work's own document
-    film = evidence("film", "Harbour Lights", "Harbour Lights is a 1999 documentary film shot in Bergen and directed "
-                    "by Ole Brandt.")
-    director = evidence("dir", "Ole Brandt", "Ole Brandt (born 3 May 1960 in Tromsø) is a film director.", hop=2)
-    asked = "Where was the director of film Harbour Lights born?"
-    assert relative_of(asked) == "Harbour Lights"
-    assert short_answer(asked, film, director, query_class="multi_hop") == "Tromsø"
-    assert short_answer(asked, film, query_class="multi_hop") is None  # not 'Bergen'
-    # the maker of a work counts only when the question names the kind of work: a policy may name its author
-    assert relative_of("Where is the author of the Travel Policy based?") is None
 
 
 def test_a_close_chain_naming_the_same_place_in_full_past_a_hyphen_answers():

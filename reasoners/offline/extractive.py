@@ -36,7 +36,6 @@ from boundloop.reasoners.offline.drafting import (
 )
 from boundloop.reasoners.offline.flags import count, row_answer
 from boundloop.reasoners.offline.in_force import in_force
-from boundloop.reasoners.offline.kin import past_the_person
 from boundloop.reasoners.offline.lexicon import in_class
 from boundloop.reasoners.offline.link_answer import chain_answer, named_in_full
 from boundloop.reasoners.offline.lists import bounded, list_items, superlative_item
@@ -196,7 +195,7 @@ CHAIN, IN_FORCE, IN_FULL, EACH_DOCUMENT = "best_chain", "in_force_change", "spel
 
 def _candidates(case: Case) -> list[Chain]:
     """Every chain that may answer, best first, less those the question's kind rules out."""
-    found = past_the_person(case.question, case.expected, chains(case.readings, case.question, case.weights))
+    found = chains(case.readings, case.question, case.weights)
     head = case.expected.head
     if head and (members := [c for c in found if c.answer and in_class(head, c.answer)]):
         found = members  # 'What sport does the first openly gay athlete play?': 'soccer', not the athlete's name
