@@ -39,7 +39,6 @@ from boundloop.reasoners.offline.in_force import in_force
 from boundloop.reasoners.offline.lexicon import in_class
 from boundloop.reasoners.offline.link_answer import chain_answer, named_in_full
 from boundloop.reasoners.offline.lists import bounded, list_items, superlative_item
-from boundloop.reasoners.offline.origins import same_country
 from boundloop.reasoners.offline.passages import passage
 from boundloop.reasoners.offline.permission import allowed_by_name, forbidden
 from boundloop.reasoners.offline.procedures import procedure
@@ -101,12 +100,6 @@ def _tally(case: Case) -> Draft | None:
         return None
     tallied = tally(case.question, case.readings, case.names, counted_noun(case.question, case.expected))
     return case.draft(tallied[1], tallied[0]) if tallied else None
-
-
-def _same_country(case: Case) -> Draft | None:
-    """'Are X and Y located in the same country?': each one's country."""
-    same = same_country(case.question, case.readings) if case.expected.kind == "yes_no" else None
-    return case.draft(same[1], same[0]) if same else None
 
 
 def _yes_no(case: Case) -> Draft | None:
@@ -179,7 +172,6 @@ RULES: tuple[Rule, ...] = (
     Rule("count_rows_within_bound", _rows_within_bound),
     Rule("count_marked_rows", _marked_rows),
     Rule("count_rows_naming", _tally),
-    Rule("same_country", _same_country),
     Rule("yes_no", _yes_no),
     Rule("forbidden_by_rule", _forbidden),
     Rule("shared_trait", _shared_trait),
