@@ -17,7 +17,6 @@ from boundloop.reasoners.offline.answer_types import Expected
 from boundloop.reasoners.offline.cells import cell_fit, cell_offsets, identifier_column, literal
 from boundloop.reasoners.offline.cloze import fills
 from boundloop.reasoners.offline.joined import changed, ranges_of
-from boundloop.reasoners.offline.lexicon import closed_class
 from boundloop.reasoners.offline.measures import in_capital_unit, in_units, measure_units
 from boundloop.reasoners.offline.name_roles import (
     after_by,
@@ -238,8 +237,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
         found.append(Candidate(name, 0, "name", kinds.index("name") if "name" in kinds else 0, 0.0,
                                _distance(0, near, text), described,
                                head in stems(" ".join(text[len(word):].split()[:2]))))
-    found += [Candidate(text[s:e], s, "name", 0, 0.0, _distance(s, near, text), 0.0, True)  # 'a soccer player'
-              for s, e in (*closed_class(expected.head, text, question), *fills(question, text))]
+    found += [Candidate(text[s:e], s, "name", 0, 0.0, _distance(s, near, text), 0.0, True)  # 'self-directed ...'
+              for s, e in fills(question, text)]
     found += [Candidate(value, s, "labelled", 0, max((cell_fit(c, expected, question_stems) for c, (a, e) in cells
                                                       if a <= s < e), default=0.0), _distance(s, near, text), 0.0, True)
               for s, value in labelled(text, expected.head, expected.kind) if value.lower() not in question.lower()]

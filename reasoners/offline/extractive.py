@@ -36,7 +36,6 @@ from boundloop.reasoners.offline.drafting import (
 )
 from boundloop.reasoners.offline.flags import count, row_answer
 from boundloop.reasoners.offline.in_force import in_force
-from boundloop.reasoners.offline.lexicon import in_class
 from boundloop.reasoners.offline.link_answer import chain_answer, named_in_full
 from boundloop.reasoners.offline.lists import bounded, list_items, superlative_item
 from boundloop.reasoners.offline.passages import passage
@@ -189,8 +188,6 @@ def _candidates(case: Case) -> list[Chain]:
     """Every chain that may answer, best first, less those the question's kind rules out."""
     found = chains(case.readings, case.question, case.weights)
     head = case.expected.head
-    if head and (members := [c for c in found if c.answer and in_class(head, c.answer)]):
-        found = members  # 'What sport does the first openly gay athlete play?': 'soccer', not the athlete's name
     if case.expected.kind in LITERAL_KINDS | {"address"} and (valued := [c for c in found if c.answer]):
         found = valued  # a postcode is answered by a chain ending at a postcode, not by one ending at its site
     if case.expected.kind == "list":  # no list found: a passage may still answer, if it names what is listed
