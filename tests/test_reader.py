@@ -459,16 +459,6 @@ def test_a_choice_reads_each_option_from_its_own_document_when_their_names_share
                         query_class="comparison") == "Southern Technical Institute of Wales"
 
 
-def test_both_named_things_are_checked_and_another_nationality_says_no():
-    a = evidence("a", "Mara Quist", "Mara Quist (1904 – 1980) was a British film director who worked for Ealing.")
-    b = evidence("b", "Tomas Ibarra Roca", "Tomas Ibarra Roca (1924 – 1978) was an Argentine film director and "
-                 "screenwriter.")
-    assert short_answer("Were both Mara Quist and Tomas Ibarra Roca British film directors?", a, b,
-                        query_class="comparison", entities=("Mara Quist and Tomas Ibarra Roca British",)) == "no"
-    assert short_answer("Were both Mara Quist and Tomas Ibarra Roca film directors?", a, b,
-                        query_class="comparison", entities=("Mara Quist and Tomas Ibarra Roca",)) == "yes"
-
-
 def test_a_place_keeps_its_region_and_a_person_with_dates_is_no_place():
     director = evidence("director", "Ona Pelletier", "Ona Pelletier (born March 3, 1960) is a Canadian film "
                         "director. Pelletier was born in Rimouski, Quebec and studied in Montreal.")

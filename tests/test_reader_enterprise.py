@@ -697,17 +697,6 @@ def test_a_person_asked_for_is_named_in_full(monkeypatch):
     assert fits("What character founded the rowing club?") == character
 
 
-def test_a_nationality_said_of_people_need_not_be_stated_but_one_said_of_a_thing_must():
-    from boundloop.reasoners.offline.answerability import names_absent
-    film = evidence("film", "The Quiet Shore", "The Quiet Shore is a 1981 British drama starring Alan Pryce and "
-                    "Tom Ellery.")
-    asked = "Who starred in The Quiet Shore alongside fellow English actors Alan Pryce?"
-    assert not names_absent(asked, chained(asked, film)[0])
-    river = evidence("river", "Lune", "The Lune discharges 1,000 m3/s at the Dutch border.")
-    asked = "How much water does the Lune discharge at the French border?"
-    assert names_absent(asked, chained(asked, river)[0])
-
-
 def test_a_name_another_passage_gives_beside_the_answer_is_vouched_for():
     from boundloop.reasoners.offline.answerability import names_absent
     from boundloop.reasoners.offline.units import units_of

@@ -128,21 +128,6 @@ def test_a_last_unit_that_only_glosses_a_name_the_question_gives_does_not_answer
     assert short_answer(asked, velo, ruiz, query_class="multi_hop", entities=("Varnia", "El Fundador")) == "Ana Velo"
 
 
-def test_a_nationality_links_no_chain():
-    from boundloop.reasoners.offline.chains import chains
-    from boundloop.reasoners.offline.drafting import evidence_units
-    from boundloop.reasoners.offline.reading import read, term_weights
-    lantern = evidence("lantern", "The Lantern (film)", "The Lantern is a 2006 British-American mystery film directed "
-                       "by Ann Holt.")
-    quill = evidence("quill", "Quill (2016 film)", "Quill is a 2016 British-American drama film directed by Ray Dunn, "
-                     "about the editor Max Reed.")
-    question = "Who directed a 2006 film where the Tom Reed character plays the manager of a hotel?"
-    units, rank_of = evidence_units([lantern, quill])
-    weights = term_weights(question, units)
-    found = chains(read(question, expected_answer(question), units, rank_of, weights), question, weights)
-    assert all(len({r.unit.evidence.doc_id for r in chain.readings}) == 1 for chain in found)
-
-
 def test_an_acronym_asked_for_in_full_is_spelled_out_and_the_spelling_cited():
     person = evidence("lu", "Lu Fenwick", "Lu Fenwick is a virologist. Her research on the respiratory disease KRV "
                       "helped contain its 2005 outbreak.")

@@ -110,7 +110,7 @@ PLANTS_AND_POETS = [
              "are native to western South America (Peru and northern Chile)."),
     evidence("o", "Orla Finch", "Orla Finch (1882-1973) was an Irish novelist. She was awarded the 1931 Halden Prize "
              "for 'The Long Field'."),
-    evidence("b", "Bea Marr", "Bea Marr (1890-1950) was an Irish poet. She received the Halden Prize for Poetry in "
+    evidence("b", "Bea Marr", "Bea Marr (1890-1950) was a Welsh poet. She received the Halden Prize for Poetry in "
              "1940, and was also known for her essays."),
 ]
 
@@ -127,7 +127,7 @@ def test_a_shared_trait_is_of_the_kind_asked_and_may_come_from_the_rest_of_both_
     native = ask("In what country are both Velmora and Tasket native plants?")
     assert native.short_answer == "Chile"
     assert {c.citations[0] for c in native.claims} == {"v#0", "t#0"}
-    # a nationality both share answers no question about nationality; the prize both documents name does
+    # what they are shares nothing asked: the prize both documents name later answers
     assert ask("Orla Finch and Bea Marr have both been given what?").short_answer == "Halden Prize"
 
 
@@ -170,17 +170,6 @@ def test_a_name_standing_where_the_question_puts_the_answer_beats_the_subject():
     question = "Paul Dey appeared in the western video game developed by which company?"
     best = max(candidates(unit, expected_answer(question), question), key=lambda c: c.rule_score)
     assert best.text == "Rockstar San Diego" and best.aligned
-
-
-def test_a_nationality_word_answers_only_a_question_about_nationality():
-    text = "The Human Factor is a 1979 British thriller film starring Richard Attenborough and John Gielgud."
-    asked = "Who starred in The Human Factor alongside Richard Attenborough?"
-    assert "British" not in _values(asked, text)
-    assert "British" in _values("What is the nationality of the film The Human Factor?", text)
-    # 'national' of a spelled-out name asks no nationality
-    game = "NBA 2K13 is a basketball video game featuring the American professional basketball player Ray Dunn."
-    assert "American" not in _values("Which video game featured the NBA (National Basketball Association) player "
-                                     "Ray Dunn?", game)
 
 
 def test_a_nickname_inside_a_name_is_part_of_that_name():

@@ -21,7 +21,6 @@ from pathlib import Path
 from boundloop.domain.text import calendar_words, entities, stem, stems, values
 from boundloop.reasoners.offline.answer_types import Expected, head_phrase, kind_of_phrase
 from boundloop.reasoners.offline.chains import Chain
-from boundloop.reasoners.offline.name_roles import nationality, unasked_nationality
 from boundloop.reasoners.offline.reading import GENERIC
 from boundloop.reasoners.offline.referents import person_like
 from boundloop.reasoners.offline.units import Unit
@@ -141,8 +140,8 @@ def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ..
     own = frozenset().union(*(u.stems | u.context_stems for u in units)) \
         if len(units) > 1 and _someone_else(units[0].plain, question) else passage
     spellings = dict(_SPELLED_BESIDE.findall(question))
-    missing = [e for e in entities(question) if not _describes_people(e, question) and not calendar_words(e)
-               and not _said(e, own if _full_name(e) else passage, spellings)]  # 'on a Sunday' is a condition
+    missing = [e for e in entities(question) if not calendar_words(e)
+               and not _said(e, own if person_like(e) else passage, spellings)]  # 'on a Sunday' is a condition
     if not missing or not best.answer or len(best.answer) <= 3:
         return bool(missing)
     answer = best.answer.casefold()
@@ -151,28 +150,10 @@ def names_absent(question: str, best: Chain, others: list[Unit] | tuple[Unit, ..
     return not all(any(_said(e, said, spellings) for said in vouching) for e in missing)
 
 
-def _full_name(name: str) -> bool:
-    """A name of two to four capitalised words ('Femke Jansen'); a word for where someone is from opens none.
-
-    'American YouTube' is an American's YouTube channel, no name.
-    """
-    return person_like(name) and not any(nationality(p) for p in name.split())
-
-
 def _someone_else(text: str, question: str) -> bool:
     """Whether the text names in full someone or something the question does not ('Jeroen Smit is the new ...')."""
     asked = stems(question)
-    return any(_full_name(name) and not stems(name) <= asked for name in entities(text, names_only=True))
-
-
-def _describes_people(name: str, question: str) -> bool:
-    """Whether `name` is a word for where people are from, said of people ('fellow English actors').
-
-    A passage calling them 'British' still answers. Said of a thing ('the French border') it must be stated.
-    """
-    after = re.search(rf"\b{re.escape(name)}\s+((?:[a-z-]+\s+){{0,2}}[a-z-]+)", question)
-    return after is not None and unasked_nationality(name, question) and \
-        any(kind_of_phrase([word.removesuffix("s")]) == "person" for word in after.group(1).split())
+    return any(person_like(name) and not stems(name) <= asked for name in entities(text, names_only=True))
 
 
 def entity_missing(question: str, best: Chain) -> float:

@@ -28,7 +28,6 @@ from boundloop.reasoners.offline.name_roles import (
     introduced,
     role_title,
     titled_opening,
-    unasked_nationality,
     unasked_nickname,
 )
 from boundloop.reasoners.offline.noun_values import labelled
@@ -184,9 +183,8 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 if measure is None:
                     continue  # 'how wide': '300 m3/s' and a bare '8' are no widths
                 span = measure
-            if kind == "name" and unasked_nationality(span, question) or \
-                    kind == "emphasis" and unasked_nickname(text, start, end, question):
-                continue  # 'British' is no actor's name; '"Doug"' is part of 'Lyle Douglas "Doug" Basham'
+            if kind == "emphasis" and unasked_nickname(text, start, end, question):
+                continue  # '"Doug"' is part of 'Lyle Douglas "Doug" Basham'
             if expected.kind == "person" and (acronym(span) or calendar_words(span)):
                 continue  # 'DA', 'CUO': an acronym names a thing or a role, never a person; 'Nov' is a month
             if expected.kind == "person" and " and " in span:  # the first of two ('King of Poland and Grand Duke')

@@ -16,7 +16,6 @@ from functools import cached_property
 from boundloop.domain.names import TITLE_PARTS
 from boundloop.domain.text import entities, name_spans, stems
 from boundloop.policies.deadline import within
-from boundloop.reasoners.offline.name_roles import nationality
 from boundloop.reasoners.offline.places import name_key, places, same_place
 from boundloop.reasoners.offline.reading import DOER_BONUS, Reading, coverage
 from boundloop.reasoners.offline.reading import OUT_OF_RANGE_PENALTY as NOT_APPLYING_PENALTY
@@ -112,7 +111,7 @@ class _Names:
         """
         if id(reading) not in self._linking:
             names = {n for n in self.mentioned[id(reading)]
-                     if n not in self.asked and not n[:1].isdigit() and not nationality(n)}
+                     if n not in self.asked and not n[:1].isdigit()}
             heads = {n.split()[0] for n in names
                      if " " in n and n.split()[0] not in _NOT_HEADS and len(n.split()[0]) > 3}
             self._linking[id(reading)] = {n for n in names | heads if n not in self.asked and (

@@ -19,7 +19,6 @@ from boundloop.reasoners.offline.answerability import ANTONYMS
 from boundloop.reasoners.offline.clock import ASKS_TIME, clock_value, compared_noun, timed
 from boundloop.reasoners.offline.labelled import labelled_figure
 from boundloop.reasoners.offline.limits import Limit, deciding_limit, limiting
-from boundloop.reasoners.offline.name_roles import DEMONYMS
 from boundloop.reasoners.offline.quantities import unstated
 from boundloop.reasoners.offline.ranges import otherwise
 from boundloop.reasoners.offline.reading import Reading, coverage
@@ -228,7 +227,6 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
     def said_of(r: Reading) -> float:
         return coverage([r.unit], rest) if rest else r.coverage
     agree = True
-    asked_from = _demonyms(question)
     # a unit about every named thing answers for them all ('Good Friday is not a closure day in Tilburg')
     sides = [{id(r) for r in about(e, readings)} for e in named] if len(named) > 1 else []
     joint = [r for r in readings if all(id(r) in side for side in sides)] if sides else []
@@ -255,11 +253,8 @@ def yes_or_no(question: str, entities: list[str], readings: list[Reading], weigh
             said = coverage([best.unit], {k: w for k, w in unstated(stated or weights, question).items()
                                           if not k.replace(".", "").isdigit()})
             limits.append(limit)
-        # 'an Argentine film director' for 'both British film directors?': another nationality says no
-        said_from = _demonyms(best.unit.plain)
-        elsewhere = bool(asked_from and said_from) and not said_from & asked_from
         # a rule for other amounts ('above EUR 5,000 need three quotes' for EUR 3,000) does not say yes
-        agree = agree and said >= AGREE and not negated and not best.unit.out_of_range and not elsewhere
+        agree = agree and said >= AGREE and not negated and not best.unit.out_of_range
     return _verdict(agree, limits, len(units)), units
 
 
@@ -273,11 +268,6 @@ def _verdict(agree: bool, limits: list[Limit], sides: int) -> str:
     if agree and limits and len(limits) == sides:
         return limits[0].answer()
     return "yes" if agree else "no"
-
-
-def _demonyms(text: str) -> set[str]:
-    """The words for where someone or something is from ('British', 'Argentine') a text uses."""
-    return {w for w in re.findall(r"[a-z]+", text.lower()) if w in DEMONYMS}
 
 
 def sides(entities: list[str], readings: list[Reading]) -> list[Reading]:

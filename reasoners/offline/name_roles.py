@@ -2,7 +2,7 @@
 
 A name standing where the question's own words put the answer ('developed by which company': the name after
 'developed by') likely is; a name after 'by' is the doer, rarely the thing asked for ('written by David Brock' for
-'what book'); a nationality word ('British') answers only a question about nationality or origin.
+'what book').
 """
 
 from __future__ import annotations
@@ -12,19 +12,11 @@ from functools import lru_cache
 
 from boundloop.domain.names import base_title
 from boundloop.domain.text import stem, stems
-from boundloop.reasoners.offline.countries import NATIONALITIES
 
 _BEFORE_WH = re.compile(r"\b([a-z]{3,})\s+(by|in|at|from|for|with|on|into|under|as)\s+(?:which|what|whom|whose)\b",
                         re.I)
 _WH_VERB = re.compile(r"^\s*(?:which|what|who)\s+(?:[a-z]+\s+){0,2}?([a-z]{3,}(?:ed|s))\b", re.I)
 _AFTER_BY = re.compile(r"\bby\s+$")
-DEMONYMS = NATIONALITIES | frozenset("""african arab arabic asian basque catalan european flemish georgian hispanic
-latin scandinavian tibetan""".split())
-"""Words for where people or things are from ('British', 'South Korean'): an answer only to a question about
-nationality, origin or language, never a person, a place or a thing asked for."""
-_QUALIFIERS = frozenset("south north east west anglo new".split())
-_ORIGIN = re.compile(r"\b(?:nationalit|national origin|origin|language|ethnic|citizen|descent|heritage|countr)", re.I)
-"""Words asking where someone is from; not 'national' alone ('National Basketball Association')."""
 
 
 @lru_cache(maxsize=256)
@@ -67,20 +59,6 @@ def unasked_nickname(text: str, start: int, end: int, question: str) -> bool:
     """
     return _IN_NAME_BEFORE.search(text[max(0, start - 40):start]) is not None and \
         _IN_NAME_AFTER.match(text, end) is not None and not _NICKNAME_ASKED.search(question)
-
-
-def unasked_nationality(span: str, question: str) -> bool:
-    """Whether `span` is a word for where someone is from ('British', 'South Korean') that the question does not ask.
-
-    A question about nationality, origin or language asks it.
-    """
-    return nationality(span) and not _ORIGIN.search(question)
-
-
-def nationality(span: str) -> bool:
-    """Whether `span` is only a word for where someone is from ('British-American', 'South Korean')."""
-    words = re.split(r"[\s-]+", span.lower())
-    return words[-1] in DEMONYMS and all(w in DEMONYMS or w in _QUALIFIERS for w in words)
 
 
 def head_named(text: str, head: str, names: list[tuple[int, int]]) -> dict[int, int]:

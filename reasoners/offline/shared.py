@@ -17,7 +17,6 @@ from boundloop.domain.words import STOPWORDS
 from boundloop.reasoners.offline.answer_types import head_phrase
 from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.compare import about
-from boundloop.reasoners.offline.name_roles import unasked_nationality
 from boundloop.reasoners.offline.reading import GENERIC, Reading
 from boundloop.reasoners.offline.units import chunk_ordinal
 
@@ -138,10 +137,9 @@ def shared_trait(question: str, names: list[str], readings: list[Reading], simil
 def _usable(found: list[str], question: str, proper: bool) -> list[str]:
     """The shared phrases that can answer.
 
-    Only a name when a name is asked ('based out of where?'), and no nationality unless one is asked ('American' is
-    no answer to 'have both been given what?').
+    Only a name when a name is asked ('based out of where?').
     """
-    return [f for f in found if (f[:1].isupper() or not proper) and not unasked_nationality(f, question)]
+    return [f for f in found if f[:1].isupper() or not proper]
 
 
 def _named_by_both(units: list[Reading], documents: list[list[Reading]], names: tuple[str, str], asked: set[str],
