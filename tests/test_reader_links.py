@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from boundloop.domain.models import Understanding
 from boundloop.reasoners.offline.answer_types import expected_answer, head_phrase
 from boundloop.reasoners.offline.extractive import synthesise
@@ -80,33 +78,6 @@ def test_a_chain_answers_past_the_name_it_links_by_when_the_earlier_unit_is_what
                     "group Harbour Kitchens.", hop=2)
     assert short_answer("What 2019 cookbook was written by the founder of Harbour Kitchens?", book, chef,
                         query_class="multi_hop") == "Salt and Smoke Cooking"
-
-
-_TITLED_OPENINGS = {
-    "a lone opening word": (
-        evidence("producer", "Lena Ostrova", "Lena Ostrova (born 1975) is a Danish film producer, best known for her "
-                 'films "Tidewater" and "Parsnip".'),
-        evidence("film", "Tidewater (film)", "Tidewater is a 2021 Danish romantic comedy film directed by Ole Brandt.",
-                 hop=2),
-        "What 2021 Danish romantic comedy was Lena Ostrova a producer of?", "Tidewater"),
-    "a pronoun opening a person's document": (
-        evidence("elder", "Tomas Reyna", "Tomas Reyna (born 1973) is a Varnian professional boxer."),
-        evidence("younger", "Pablo Reyna", "His older brother Tomas Reyna is also a professional boxer and a "
-                 "multiple-time WBO world champion.", hop=2),
-        "What was the name of Tomas Reyna's WBO champion holding younger brother?", "Pablo Reyna"),
-    "past an aside and a plural": (
-        evidence("castle", "Velo Castle", "Velo Castle is a medieval fortress in Dunmore, on the Varnian coast."),
-        evidence("beach", "Saltcraigs", "Saltcraig, less commonly known as Broad Sands Bay, is a coastal area of "
-                 "forest and beach bordering the south side of Dunmore's medieval fortress.", hop=2),
-        "A medieval fortress in Dunmore borders on the south side of what coastal area?", "Saltcraig"),
-}
-
-
-@pytest.mark.parametrize(("first", "titled", "question", "name"), _TITLED_OPENINGS.values(), ids=_TITLED_OPENINGS)
-def test_an_opening_word_or_pronoun_is_the_name_its_document_is_titled_by(first, titled, question, name):
-    # 'Tidewater is a ... film' in 'Tidewater (film)'; 'His older brother ...' in 'Pablo Reyna'; 'Saltcraig, less
-    # commonly known as ..., is a coastal area' in 'Saltcraigs'
-    assert short_answer(question, first, titled, query_class="multi_hop") == name
 
 
 def test_a_name_ending_in_the_noun_asked_is_that_noun_and_heads_no_name_beside_it():

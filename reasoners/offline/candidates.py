@@ -27,7 +27,6 @@ from boundloop.reasoners.offline.name_roles import (
     head_named,
     introduced,
     role_title,
-    titled_opening,
     unasked_nickname,
 )
 from boundloop.reasoners.offline.noun_values import labelled
@@ -224,17 +223,6 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                 introduced(text, start + len(span))  # 'Aisha Bello, Senior Claims Handler': a person, not the role
             found.append(Candidate(span, start, kind, rank, fit, distance, described, headed, led, lined_up, agent,
                                    yearless, role))
-    if expected.kind in ("person", "place", "name", "other") and \
-            (titled := titled_opening(text, unit.evidence.title, question_stems, head)):
-        # 'Brooklyn is a 2015 ... romantic drama' in 'Brooklyn (film)' for 'what romantic drama': a name all the same
-        word, name = titled
-        defined = _DEFINITION.match(text, len(word))
-        # a name calling itself the noun asked is that noun ('Millbrook is the county seat of Linden County')
-        described = len(question_stems & stems(text[defined.end():])) / max(len(question_stems), 1) \
-            if defined and not titled_names else 0.0
-        found.append(Candidate(name, 0, "name", kinds.index("name") if "name" in kinds else 0, 0.0,
-                               _distance(0, near, text), described,
-                               head in stems(" ".join(text[len(word):].split()[:2]))))
     found += [Candidate(text[s:e], s, "name", 0, 0.0, _distance(s, near, text), 0.0, True)  # 'self-directed ...'
               for s, e in fills(question, text)]
     found += [Candidate(value, s, "labelled", 0, max((cell_fit(c, expected, question_stems) for c, (a, e) in cells

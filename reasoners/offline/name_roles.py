@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from boundloop.domain.names import base_title
-from boundloop.domain.text import stem, stems
+from boundloop.domain.text import stem
 
 _BEFORE_WH = re.compile(r"\b([a-z]{3,})\s+(by|in|at|from|for|with|on|into|under|as)\s+(?:which|what|whom|whose)\b",
                         re.I)
@@ -99,39 +98,6 @@ def as_place(text: str, start: int, name: str) -> str | None:
         return None
     region = _REGION.match(text, end)
     return f"{name}{region.group(1)}" if region and not _LISTED.search(text[:start]) else name
-
-
-OPENING_WORDS = 8
-"""A unit opening about the noun asked names it in this many words ('Lynn began his professional coaching career')."""
-_OPENING = re.compile(r"([A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
-_ASIDE = re.compile(r"^([A-Z][a-z'’-]+),[^,]{1,60},")
-_PERSONAL = frozenset("He She His Her".split())
-"""Pronouns opening a unit of a person's own document, which stand for that person."""
-
-
-def titled_opening(text: str, title: str, question_stems: set[str], head: str) -> tuple[str, str] | None:
-    """The lone capitalised word opening a unit's text, and the name it stands for, when its document is titled by it.
-
-    'Brooklyn is a 2015 ... drama film' in 'Brooklyn (film)' is 'Brooklyn'; 'Lynn began his coaching career' in
-    'Anthony Lynn' is 'Anthony Lynn', the last word of a title of two or three capitalised words. The span finder
-    skips such words, as a sentence's first word is capitalised whatever it is. Only when the text opens about the
-    noun asked (the stem `head`): 'Drive is a 2011 ... film directed by Danish filmmaker ...' names no filmmaker.
-    """
-    opening = _OPENING.match(text)
-    # an aside after the opening word does not count ('Yellowcraig, less commonly known as Broad Sands Bay, is a ...')
-    unaside = _ASIDE.sub(r"\1", text, count=1)
-    if not head or head not in stems(" ".join(unaside.split()[:OPENING_WORDS])) or not opening:
-        return None
-    word = opening.group(1)
-    title = base_title(title)
-    words = title.split()
-    if not words or not all(w[:1].isupper() and w.isalpha() for w in words) or stems(title) <= question_stems:
-        return None
-    if words == [word] or 2 <= len(words) <= 3 and (words[-1] == word or word in _PERSONAL):
-        return word, title  # 'His older brother Juan Manuel Márquez is ...' in 'Rafael Márquez' is Rafael Márquez
-    if len(words) == 1 and stems(word) == stems(title):
-        return word, word  # 'Yellowcraig, ... is a coastal area' in 'Yellowcraigs': as the text writes it
-    return None
 
 
 ROLE_TITLE = re.compile(
