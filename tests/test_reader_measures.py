@@ -223,19 +223,6 @@ def test_a_name_too_short_for_stems_is_stated_as_written():
     assert "B.B.A" not in found and "Harlan School of Business" in found
 
 
-def test_a_birth_or_death_asked_is_the_date_said_of_it():
-    from boundloop.reasoners.offline.candidates import best
-
-    singer = _unit("Recording through the 1960s and 1970s, the song's singer was Jo Lane (born 14 March 1943).")
-    question = "The song was written by a singer born in which year?"
-    assert best(singer, expected_answer(question), question).text == "1943"
-    painter = _unit("Her first show opened on 3 June 1950: Ida Roe (8 April 1912 – 1 May 1990) painted it all.")
-    assert best(painter, expected_answer("When did Ida Roe die?"), "When did Ida Roe die?").text == "1 May 1990"
-    # a question about neither prefers no date of a life
-    asked = "When did the first show of Ida Roe open?"
-    assert not any(c.headed for c in candidates(painter, expected_answer(asked), asked))
-
-
 def test_a_name_the_noun_asked_stands_beside_outranks_a_quoted_title():
     text = ('Since 1996, he and co-owner Ann Roe have run a London-based production company, Tall Grass Films, '
             'through which the pair have made "The Orchard" and "Low Tide".')

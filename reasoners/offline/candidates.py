@@ -32,7 +32,7 @@ from boundloop.reasoners.offline.name_roles import (
 from boundloop.reasoners.offline.noun_values import labelled
 from boundloop.reasoners.offline.ranges import amounts
 from boundloop.reasoners.offline.ruled_out import acronym, asks_mobile, given_ranges, mobile_number, owner_stems
-from boundloop.reasoners.offline.spans import finditer, has_year, life_date, life_events, year_in
+from boundloop.reasoners.offline.spans import finditer, has_year, year_in
 from boundloop.reasoners.offline.stated import LITERAL_KINDS, stated_by_question
 from boundloop.reasoners.offline.units import Unit, plain
 
@@ -160,7 +160,6 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
     names = list(finditer("name", text)) if head or "name" in kinds else []  # found once, read twice
     titled_names = head_named(text, head, names)
     around = blanked(text, titled_names)
-    lives = life_events(question)
     found: list[Candidate] = []
     previous: dict[str, int] = {}
     for rank, kind in enumerate(kinds):
@@ -195,10 +194,7 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
             fit = max((cell_fit(c, expected, question_stems) for c, (s, e) in cells if s <= start < e), default=0.0)
             distance = _distance(start, near, text)
             if expected.kind == "place" and kind == "name":
-                placed = as_place(text, start, span)
-                if placed is None:
-                    continue  # 'Mark Steven Johnson (born October 2, 1964)' is a person, no place of birth
-                span = placed  # 'born in Hastings, Minnesota': the place with its region
+                span = as_place(text, start, span)  # 'based in Hastings, Minnesota': the place with its region
             described = 0.0
             if subject and start == subject[0] and kind in ("name", "emphasis"):
                 # 'Armin Meiwes (born 1961) is a German computer repair technician': the question describes him
@@ -209,7 +205,6 @@ def candidates(unit: Unit, expected: Expected, question: str) -> list[Candidate]
                     around[max(0, start - 30):start].split()[-3:] + around[start + len(span):start + len(span) + 25]
                     .split()[:2]))
             headed = headed or kind == "name" and start in titled_names or \
-                kind == "date" and life_date(lives, text, start) or \
                 subject is not None and described > 0 and head in stems(" ".join(text[subject[1]:].split()[:4]))
             led = kind in _VALUE_KINDS and bool(question_stems & stems(" ".join(
                 text[previous.get(kind, 0):start].split()[-2:])))

@@ -78,25 +78,18 @@ def blanked(text: str, spans: dict[int, int]) -> str:
     return text
 
 
-_LIFESPAN = re.compile(r"\s*\((?:[^()]*;\s*)?(?:born\b|b\.\s|c\.\s?\d|\d{1,2}\s\w+\s\d{3,4}\s?[–-]"
-                       r"|\w+\s\d{1,2},\s\d{3,4}\s?[–-]|\d{3,4}\s?[–-]\s?\d{3,4}\))")
-"""A person's dates after their name: '(born 1964)', '(1 March 1810 – 4 May 1865)', '(1904–1980)'."""
 _REGION = re.compile(r"(,\s[A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+){0,2})(?=\s*(?:[.;)]|,\s[a-z]|$|\s[a-z]))"
                      r"(?!\s+(?:and|or)\s+[A-Z])")
 """A region after a place ('Hastings, Minnesota'), ending its clause: not the next item of a list."""
 _LISTED = re.compile(r"[A-Z][\w'’-]*,\s*$")
 
 
-def as_place(text: str, start: int, name: str) -> str | None:
-    """The name at `start` as a place, with the region closing its clause ('Hastings, Minnesota'); None for a person.
+def as_place(text: str, start: int, name: str) -> str:
+    """The name at `start` as a place, with the region closing its clause ('Hastings, Minnesota').
 
-    A name followed by a person's dates ('Mark Steven Johnson (born 1964) is') is no place; a place that is an item of
-    a list ('Leeds, Tilburg and Gdańsk') keeps no region.
+    A place that is an item of a list ('Leeds, Tilburg and Gdańsk') keeps no region.
     """
-    end = start + len(name)
-    if _LIFESPAN.match(text, end):
-        return None
-    region = _REGION.match(text, end)
+    region = _REGION.match(text, start + len(name))
     return f"{name}{region.group(1)}" if region and not _LISTED.search(text[:start]) else name
 
 

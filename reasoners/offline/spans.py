@@ -216,25 +216,3 @@ def year_in(span: str) -> str:
 def has_year(span: str) -> bool:
     """Whether a date gives its year ('20 July 1981', not '31 July')."""
     return _YEAR.search(span) is not None
-
-
-_LIFE_ASKED = {"born": re.compile(r"\bborn\b|\bbirth", re.I), "died": re.compile(r"\bdied\b|\bdeath\b|\bdie\b", re.I)}
-_LIFE_SAID = {"born": re.compile(r"(?:\bborn(?:\s+(?:on|in))?|\((?:[^()]*;\s*)?)\s*$"),
-              "died": re.compile(r"(?:\bdied(?:\s+(?:on|in))?|\([^()]*\d\s*[–-])\s*$")}
-"""Where a date is a birth or a death: after 'born' or opening a person's dates '(8 April 1912 – 1 May 1990)'; after
-'died' or closing them."""
-_DAY_MONTH = re.compile(r"(?:[A-Z][a-z]+\.?\s+\d{1,2},?|\d{1,2}\s+[A-Z][a-z]+\.?)\s*$")
-"""A day and month before a year ('September 6, ' of 'born September 6, 1961')."""
-
-
-def life_events(question: str) -> tuple[str, ...]:
-    """The events of a life the question asks the date of: 'born', 'died', both or neither."""
-    return tuple(event for event, asked in _LIFE_ASKED.items() if asked.search(question))
-
-
-def life_date(events: tuple[str, ...], text: str, start: int) -> bool:
-    """Whether the date at `start` is the birth (or death) asked of, `events` being `life_events` of the question."""
-    if not events:
-        return False
-    before = _DAY_MONTH.sub("", text[max(0, start - 60):start])  # the year of 'born September 6, 1961'
-    return any(_LIFE_SAID[event].search(before) for event in events)
