@@ -99,7 +99,7 @@ def test_names_keep_acronyms_and_leave_dates_and_opening_words_out():
 
 
 def test_a_job_title_before_a_name_is_not_part_of_it_but_a_rank_or_a_lone_role_is_kept():
-    assert spans("name", "Striker Samuel Eto'o joined in 1997 under General Manager Gregg Popovich.") == [
+    assert spans("name", "Architect Samuel Eto'o joined in 1997 under General Manager Gregg Popovich.") == [
         "Samuel Eto'o", "Gregg Popovich"]
     assert spans("name", "King George IV met Commander James Bond.") == ["King George IV", "Commander James Bond"]
     assert spans("name", "Ask the Travel Coordinator, or the President of the United States.") == [

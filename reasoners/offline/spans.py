@@ -117,12 +117,10 @@ _LEADING_WORDS = {"the", "a", "an", "in", "on", "at", "for", "by", "and", "of", 
                   "when", "while", "it", "its", "this", "that", "these", "those", "there", "our", "your", "their",
                   "his", "her", "all", "each", "every", "some", "any", "no", "not", "ask", "see", "use", "call",
                   "after", "before", "during", "since", "until", "between"}
-_ROLES = {"striker", "forward", "defender", "midfielder", "goalkeeper", "quarterback", "pitcher", "coach", "manager",
-          "president", "senator", "governor", "chairman", "chairwoman", "ceo", "founder", "actor", "actress", "singer",
-          "guitarist", "drummer", "bassist", "producer", "director", "writer", "author", "cartoonist", "journalist",
-          "novelist", "poet", "composer", "rapper", "comedian", "architect"}
-"""Job titles written before a person's name ('Vice President Adlai E. Stevenson'), which are not part of it; ranks
-and titles of nobility are ('Commander James Bond', 'King George IV')."""
+_ROLES = {"coach", "manager", "president", "chairman", "chairwoman", "ceo", "founder", "producer", "director",
+          "writer", "author", "journalist", "architect"}
+"""Job titles written before a person's name ('General Manager Gregg Hale'), which are not part of it; ranks and
+titles of nobility are ('Commander James Bond', 'King George IV')."""
 _QUALIFIERS = {"general", "head", "vice", "deputy", "assistant", "chief", "executive", "managing", "former"}
 """Words that qualify a job title ('General Manager'), and alone are none ('Head Office')."""
 _NOT_NAMES = {"i", "we", "you", "he", "she", "they", "it", "yes", "no", "ok", "note", "notes", "see", "also", "tip",
