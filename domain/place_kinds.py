@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-PLACE_KINDS = frozenset("""site office location branch base station depot store terminal campus school building
-    works plant hotel practice clinic hospital warehouse hub centre center""".split())
+from boundloop.domain.vocabulary import words
+
+PLACE_KINDS = words("place_kinds")
 PLACE_KIND = re.compile(rf"\b(?:{'|'.join(sorted(PLACE_KINDS))})\b", re.IGNORECASE)
 """A word naming a kind of place, as a whole word: `search` finds one in a text, `fullmatch` says a word is one."""

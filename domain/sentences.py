@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from boundloop.domain.vocabulary import words
+
 MAX_WORDS = 120
 """No sentence is longer in words (and no chunk, which packs sentences up to this many words)."""
 MAX_SENTENCE_CHARS = 800
@@ -58,7 +60,7 @@ def _cells(row: str) -> list[str]:
     return [" ".join(c.replace("**", "").split()) for c in row.strip().strip("|").split("|")]
 
 
-_NUMBERING = frozenset({"#", "no", "no.", "nr", "nr.", "n°"})
+_NUMBERING = words("numbering_headers")
 
 
 def _table_row(header: list[str], row: str) -> str:

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from boundloop.domain.vocabulary import words
 from boundloop.domain.words import STOPWORDS, capital_stopwords, content_terms
 
 __all__ = ["stem", "stems", "entities", "name_spans", "values"]
@@ -24,12 +25,7 @@ _VALUE = re.compile(
     r"|\b(?:1[5-9]|20)\d\d\b"
     r"|\b\d+(?:[.,]\d+)*\b)"
 )
-_LEADING = set(
-    """what which who whom whose when where why how is are was were do does did can could the a an in on of for and
-    or if i my at to from by with as this that our we you your it its there has have had will would should not no
-    yes all any each every some am ok okay please hi hello thanks what's who's where's when's how's which's
-    what’s who’s where’s when’s how’s i've i'm i'd i'll i’ve i’m i’d i’ll""".split()
-)
+_LEADING = words("leading_words")
 
 
 
@@ -43,10 +39,7 @@ _LETTER_COMPOUND = re.compile(r"\b([A-Za-z])-([A-Za-z]{3,})\b")
 """A word after a one-letter prefix ('E-mail', 'e-learning', 'X-ray'): typed joined too ('email')."""
 _ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,6})s\b")
 """An acronym's plural ('BSCs', 'TPAs'): the acronym too ('Every BSC is certified ...')."""
-_NOT_AGENTS = frozenset("""after under over other never ever either neither rather whether later together however
-further water paper number order member matter letter center centre quarter summer winter power answer offer enter
-register cover deliver consider remember transfer refer prefer differ border lower upper inner outer proper mother
-father brother sister daughter chapter corner dinner shelter filter gather counter computer officer""".split())
+_NOT_AGENTS = words("not_agent_nouns")
 """Words ending in -er that name no one who does something ('after', 'number'): no verb stem from them."""
 
 
@@ -131,16 +124,12 @@ def entities(text: str, names_only: bool = False) -> list[str]:
             found.setdefault(span, None)
     return sorted(found, key=len, reverse=True)
 
-_OPENING = frozenset("""above below over under after before during since until within without between about into
-    across per via besides except beyond""".split())
+_OPENING = words("opening_prepositions")
 """Prepositions that may open a question; a title may start with one ('Before Sunrise'), so only one standing alone
 at the start is dropped."""
 
 _NOT_A_NAME_START = _LEADING - {"the", "a", "an", "all", "no", "yes", "our", "my", "your", "new"} | {"i"}
-_CALENDAR = set(
-    """january february march april may june july august september october november december jan feb mar apr jun jul
-    aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4""".split()
-)
+_CALENDAR = words("calendar_words")
 _TOKEN = re.compile(r"\w[\w'’.&-]*")
 MAX_SPAN_WORDS = 6
 

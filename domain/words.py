@@ -7,19 +7,11 @@ from __future__ import annotations
 
 import re
 
+from boundloop.domain.vocabulary import words
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
-STOPWORDS = frozenset(
-    """a about all am an and any are as at be because been being both but by can could did do does doing each
-    for from had has have having he her here hers herself him himself his how i if in into is it its itself
-    just me my myself now of on or other our ours ourselves own she should so some such than that the their
-    theirs them themselves then there these they this those through to too very was we were what when where
-    which while who whom why will with would you your yours yourself yourselves also many much may might must
-    shall whose does did done get got one two once again""".split()
-) | frozenset(  # contractions typed without the apostrophe, and the halves an apostrophe leaves ("doesn't")
-    """whats wheres whos hows whens im ive youre theyre dont doesnt didnt cant isnt arent wasnt werent wont
-    doesn didn isn aren wasn weren hasn hadn wouldn shouldn couldn ve ll re""".split()
-)
+STOPWORDS = words("stopwords")
 
 
 def content_terms(text: str) -> list[str]:
