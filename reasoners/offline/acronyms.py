@@ -12,9 +12,10 @@ import re
 from boundloop.domain.models import Evidence
 from boundloop.domain.words import STOPWORDS
 from boundloop.reasoners.offline.definitions import asked_acronym
+from boundloop.reasoners.offline.vocabulary import words
 
 _ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,5}\b(?!-\w)")  # not the letters of a code (HR-2025-014)
-_SKIP = frozenset({"of", "and", "for", "the", "&", "to", "in"})
+_SKIP = words("acronym_skipped")
 
 
 def expanded(question: str, evidence: list[Evidence]) -> str:

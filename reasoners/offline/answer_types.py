@@ -16,10 +16,10 @@ from boundloop.reasoners.offline.choices import choice_options
 from boundloop.reasoners.offline.clauses import ASKING, interrogative
 from boundloop.reasoners.offline.deadlines import DUE_SPEED
 from boundloop.reasoners.offline.head_nouns import HEAD_KINDS, respelled, spelled
+from boundloop.reasoners.offline.vocabulary import words
 
 _HEAD_WORDS = r"(?:what|which|whose)"
-_SKIP = {"is", "are", "was", "were", "the", "a", "an", "name", "names", "of", "kind", "type", "sort", "exact", "s",
-         "does", "do", "did", "has", "have", "will", "can", "should"}
+_SKIP = words("head_skipped")
 
 
 _STEPS = re.compile(r"^\s*what (?:are|is) (?:the |our )?(?:steps|stages|process|procedure|instructions)\b")
@@ -57,15 +57,10 @@ class Expected:
         return self.kind != "explanation"
 
 
-_PHRASE_END = set(
-    """of for in at on to from by with about when where that which who whom whose does do did is are was were can
-    could should would will must may might has have had i we you they he she it my our your their this these those
-    under over after before during per than and or as if between either within across among into""".split()
-) - {"and"}
+_PHRASE_END = words("phrase_end")
 
 
-_PARTICIPLES = set("""known born written made built held given taken shown seen sung won run begun found sold
-    led bought brought told""".split())
+_PARTICIPLES = words("participles")
 
 
 _CONTRACTED = re.compile(r"\b(what|who|where|when|which|how)['’]?s\b", re.IGNORECASE)
@@ -111,7 +106,7 @@ def head_phrase(question: str) -> list[str]:
     return phrase
 
 
-_NAME_PARTICLES = frozenset("de van von der den da di du la le del dos das ten ter bin al".split())
+_NAME_PARTICLES = words("name_particles")
 """Lower-case words inside a name ('Marloes de Bruijn')."""
 
 
@@ -126,16 +121,15 @@ def _participle(word: str) -> bool:
     return word.endswith("ed") and len(word) > 4 and (not word.endswith("eed") or len(word) > 5)
 
 
-_MEASURES = frozenset("speed weight temperature distance height length size capacity duration".split())
-_BOUNDS = frozenset("max maximum min minimum".split())
+_MEASURES = words("measures")
+_BOUNDS = words("bound_words")
 """Words that bound what they qualify ('maximum number', 'max per transaction'): the noun after them is asked for."""
 _BOUND_OF = re.compile(
     r"^\s*what (?:is|are|was|were) the (?:(most|least|max|maximum|min|minimum)|(longest|shortest|furthest|farthest))"
     r" (?:a|an|the|i|we|you|they|he|she|one|someone|anyone|my|our|your|their|staff|employees|people)\b")
 """'What's the most a director can approve?' asks for an amount; 'the longest a shift can be' for a duration."""
 _COUNTED = re.compile(r"^(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$")
-_CALLED = frozenset("""emergency contact helpline hotline switchboard fax phone telephone support desk duty freephone
-    direct reception security""".split())
+_CALLED = words("called_lines")
 """Words before 'number' or 'line' that say it is called ('the emergency number', 'the security desk line')."""
 _SPAN_OF_TIME = re.compile(r"\b(?:minimum|maximum|min|max|shortest|longest)\s+(?:[a-z-]+\s+)?times?\b")
 """'The minimum flight time', 'the maximum response time': a length of time, not a time of day."""
@@ -183,8 +177,7 @@ def _one_of(lower: str, plural: str) -> bool:
 
 _AUXILIARIES = re.compile(r"\b(?:is|are|was|were|do|does|did|have|has|had|can|could|will|would|shall|should|may|"
                           r"might|must)\b", re.I)
-_OPENS_OBJECT = frozenset("""the a an this that these those its his her their our your my between at in into from to
-through after before near out off up down around across along over under with within""".split())
+_OPENS_OBJECT = words("opens_object")
 
 
 def _verb_after_what(word: str, question: str, first: bool) -> bool:

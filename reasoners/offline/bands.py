@@ -10,11 +10,12 @@ import re
 
 from boundloop.reasoners.offline.answer_types import Expected
 from boundloop.reasoners.offline.units import Unit
+from boundloop.reasoners.offline.vocabulary import words
 
-BAND_HEADS = frozenset({"band", "bands", "range", "ranges", "bracket", "scale"})
+BAND_HEADS = words("band_heads")
 """Nouns asking for a span of values rather than one."""
-_LOW = frozenset({"minimum", "min", "from", "lower", "low", "bottom", "floor", "starting"})
-_HIGH = frozenset({"maximum", "max", "to", "upper", "high", "top", "ceiling"})
+_LOW = words("band_low")
+_HIGH = words("band_high")
 
 
 def _bound(unit: Unit, words: frozenset[str]) -> str | None:

@@ -12,6 +12,7 @@ from boundloop.domain.text import stem, stems
 from boundloop.reasoners.offline.answer_types import Expected
 from boundloop.reasoners.offline.spans import spans
 from boundloop.reasoners.offline.units import Cell
+from boundloop.reasoners.offline.vocabulary import words
 
 _KIND_HEADERS: dict[str, set[str]] = {
     "phone": {"extension", "ext", "phone", "mobile", "tel", "telephone", "number", "dial", "line"},
@@ -24,8 +25,7 @@ _KIND_HEADERS: dict[str, set[str]] = {
     "time": {"time", "hours", "when"},
     "place": {"location", "site", "city", "office", "address", "building", "where", "based", "venue"},
 }
-_IDENTIFIER_HEADERS = frozenset("""extension ext phone mobile tel telephone fax email e-mail url link website room desk
-office id identifier code reference ref""".split())
+_IDENTIFIER_HEADERS = words("identifier_headers")
 """Columns whose numbers name or reach something ('Ext.: 4127', 'Room: 3.08'): never a count or an amount."""
 
 

@@ -27,6 +27,7 @@ from boundloop.reasoners.offline.unit_names import (
     titled,
 )
 from boundloop.reasoners.offline.verbs import doer_lead, doer_verb
+from boundloop.reasoners.offline.vocabulary import words
 
 MAX_LINKS = 2
 """At most three units in a chain (the loop's budget allows three hops)."""
@@ -36,8 +37,7 @@ RARE = 3
 """A single-word name links only if at most this many units mention it."""
 CANDIDATES = 40
 """Only the best-covering units start or continue chains."""
-_NOT_HEADS = frozenset("""head chief team office director manager lead vice senior junior general deputy the our
-your their this that each every all any new old first last next main north south east west central""".split())
+_NOT_HEADS = words("not_chain_heads")
 _PRONOUN = re.compile(r"^(she|he|her|his|it|its|they|their|this|these)\b", re.I)
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 
 from boundloop.reasoners.offline.reading import Reading
+from boundloop.reasoners.offline.vocabulary import words
 
 _ASKED = re.compile(r"^\s*(?i:what)(?:['’]?s|\s+(?i:is|are|does|do))\s+(?:(?i:the|an?)\s+)?([A-Z][A-Z0-9&]{1,6})s?\b"
                     r"(.*)$")
 _MEANING = re.compile(r"^\s*(?:stand|stands)\s+for\b|^\s*mean\b|^\s*(?:short|an abbreviation)\s+for\b", re.I)
-_TERM_HEADERS = frozenset({"term", "acronym", "abbreviation", "short", "code"})
+_TERM_HEADERS = words("term_headers")
 
 
 def asked_acronym(question: str) -> tuple[str, bool] | None:

@@ -13,9 +13,10 @@ from __future__ import annotations
 from boundloop.domain.names import normalise_name
 from boundloop.domain.text import stems
 from boundloop.reasoners.offline.reading import Reading
+from boundloop.reasoners.offline.vocabulary import words
 
-_YES = frozenset({"yes", "y", "✓", "✔", "☑", "x", "true", "included", "available", "open"})
-_NO = frozenset({"no", "n", "-", "–", "—", "✗", "✘", "false", "n/a", "none", "closed", "not included"})
+_YES = words("flag_yes")
+_NO = words("flag_no")
 
 
 def flag(reading: Reading, name: str) -> bool | None:

@@ -20,7 +20,7 @@ import re
 
 from boundloop.domain.conversation import Resolution, Turn
 from boundloop.domain.text import stem
-from boundloop.reasoners.offline import referents
+from boundloop.reasoners.offline import referents, vocabulary
 from boundloop.reasoners.offline.referents import (
     AUX,
     DETERMINERS,
@@ -37,13 +37,11 @@ from boundloop.reasoners.offline.referents import (
 _CUE = re.compile(r"^\W*(?:(?:and|but|so|also|ok|okay)[\s,]+)?(?:what|how)\s+about\b|^\W*what\s+of\b"
                   r"|^\W*(?:and\s+)?(?:the\s+)?same\s+(?=for|in|at|on)|^\W*(?:and|also)\b", re.IGNORECASE)
 _TAIL = re.compile(r"(?:[\s,]+(?:too|as well|then|instead))?[\s?!.]*$", re.IGNORECASE)
-_PERSON = {"he", "she", "him", "his", "her", "hers"}
-_THING = {"it", "its", "they", "them", "their", "theirs", "that", "this"}
-_POSSESSIVE = {"his", "its", "their", "hers", "theirs"}
-_EXPLETIVE_NEXT = set("possible necessary ok okay allowed true required mandatory likely worth better best normal "
-                      "common important fine enough seems appears looks rains".split())
-_CLAUSE = {"if", "when", "once", "after", "before", "because", "so", "and", "but", "or", "then", "until", "unless",
-           "while", "since"}
+_PERSON = vocabulary.words("person_pronouns")
+_THING = vocabulary.words("thing_pronouns")
+_POSSESSIVE = vocabulary.words("possessive_pronouns")
+_EXPLETIVE_NEXT = vocabulary.words("expletive_next")
+_CLAUSE = vocabulary.words("clause_openers")
 
 
 def resolve(question: str, turns: list[Turn]) -> Resolution:

@@ -20,11 +20,12 @@ from boundloop.reasoners.offline.flags import columns, distinct, marked
 from boundloop.reasoners.offline.reading import Reading
 from boundloop.reasoners.offline.spans import finditer, spans
 from boundloop.reasoners.offline.units import chunk_ordinal
+from boundloop.reasoners.offline.vocabulary import phrases
 
 MAX_ITEMS = 12
 SOURCE_SHARE = 0.6
 """A document is a source of the list when its items cover this share of what the best source's cover."""
-_MONTHS = ("january february march april may june july august september october november december").split()
+_MONTHS = phrases("months")
 _BOUNDS: list[tuple[re.Pattern[str], Callable[[float, float], bool]]] = [
     (re.compile(r"(\d[\d,.]*)\s*(?:or more|or greater|or above|or over|\+|and (?:up|above|over))"), operator.ge),
     (re.compile(r"(?:at least|minimum of|no fewer than|no less than)\s*(\d[\d,.]*)"), operator.ge),

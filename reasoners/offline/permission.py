@@ -19,6 +19,7 @@ from boundloop.domain.text import stems
 from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.reading import Reading
 from boundloop.reasoners.offline.units import Unit
+from boundloop.reasoners.offline.vocabulary import words
 
 _ASKS = re.compile(
     r"^\s*(?:(?:am i|are (?:we|you|staff|employees|contractors|visitors|drivers)|is (?:it|anyone|anybody))"
@@ -50,7 +51,7 @@ _ALLOWS = re.compile(r"\b(?:may|can|allowed|permitted|eligible|entitled|approved
 """A heading or lead over a list of what is allowed ('What you may buy')."""
 ITEM_WORDS = 8
 """An item of such a list names a thing; a longer unit under it states a rule of its own."""
-_DEONTIC = frozenset({"allow", "permit", "use", "ok", "okay", "fine", "get", "go", "do", "have", "make", "take"})
+_DEONTIC = words("deontic_verbs")
 """Words of the question that ask for permission rather than name the act."""
 _ASKS_NEGATED = re.compile(r"\b(?:not|never|n't)\b", re.IGNORECASE)
 FLOOR = 0.45

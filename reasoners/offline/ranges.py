@@ -9,7 +9,9 @@ import operator
 import re
 from collections.abc import Callable
 
-_CODES = ("EUR", "CAD", "USD", "GBP", "CHF", "PLN", "SEK", "NOK", "DKK", "AUD", "JPY", "INR")
+from boundloop.reasoners.offline.vocabulary import phrases
+
+_CODES = phrases("currency_codes")
 _CURRENCY = rf"(?:{'|'.join(_CODES)}|€|\$|£)"
 _AMOUNT = rf"({_CURRENCY})?\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(million|thousand|m|k)\b)?"
 """An amount with its currency and scale; 'm' and 'k' are a scale only as a word ('EUR 50,000 must' is not 50m)."""

@@ -23,6 +23,7 @@ from boundloop.reasoners.offline.ranges import amounts, catch_all, excludes, hel
 from boundloop.reasoners.offline.spans import finditer
 from boundloop.reasoners.offline.units import Unit
 from boundloop.reasoners.offline.verbs import asked_verb, doer_verb
+from boundloop.reasoners.offline.vocabulary import words
 
 CONTEXT_SHARE = 0.5
 """What a question word found only in a unit's title, heading or lead-in counts for."""
@@ -46,7 +47,7 @@ ONE_WORD_PENALTY = 0.2
 """A person asked for ('Which retired baseball player ...?') is named in full; a one-word name is more often a film,
 a band or a surname left over ('Moneyball', 'Five'). Measured at 0.1-0.3 on HotpotQA dev: 0.2 gains two and loses
 none; 0.3 begins to lose comparisons."""
-_MONONYMS = frozenset({"character", "role", "nickname", "alias"})
+_MONONYMS = words("mononym_headers")
 """Asked nouns whose people go by one name ('what character ... Stan')."""
 BOUND_BONUS = 0.1
 """For a question asking for a bound, a unit whose value a bound of that side leads into ('may not exceed 10 hours')."""

@@ -12,16 +12,15 @@ from typing import NamedTuple
 from boundloop.domain.conversation import Turn
 from boundloop.domain.text import entities, values
 from boundloop.domain.words import STOPWORDS
+from boundloop.reasoners.offline import vocabulary
 from boundloop.reasoners.offline.classify import answer_type
 
 TOKEN = re.compile(r"\w[\w'’-]*")
-WH = frozenset("what which who whom whose when where why how".split())
-AUX = frozenset("is are was were be do does did can could should would will may might must has have had shall "
-                "get gets".split())
-PREPOSITIONS = frozenset("in at for on from to with by of during under over about after before within without "
-                         "between into per".split())
-DETERMINERS = frozenset("the a an my our your their his her its this that these those".split())
-RELATIVE = frozenset("that which who whom whose when where while if so because".split())
+WH = vocabulary.words("wh_words")
+AUX = vocabulary.words("auxiliaries")
+PREPOSITIONS = vocabulary.words("prepositions")
+DETERMINERS = vocabulary.words("determiners")
+RELATIVE = vocabulary.words("relative_words")
 _PLACE = re.compile(r"\b(?:in|at|from)\s+(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
                     r"(?:\s+(?:office|offices|site|campus|building|branch))?")
 _NOT_A_THING = ("number", "date", "yes_no", "person")

@@ -20,6 +20,7 @@ from boundloop.reasoners.offline.field_values import field_value
 from boundloop.reasoners.offline.fields import Field, family_words
 from boundloop.reasoners.offline.reading import Reading
 from boundloop.reasoners.offline.spans import finditer
+from boundloop.reasoners.offline.vocabulary import words
 
 _COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+"
 _DISTRIBUTIVE = re.compile(
@@ -47,7 +48,7 @@ def single_question(question: str) -> str | None:
     return rest if len(rest.split()) >= 2 else None
 
 
-_GENERIC = frozenset({"name", "names", "list", "details", "detail", "what", "which", "who"})
+_GENERIC = words("generic_field_words")
 
 
 def field_terms(question: str) -> str:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 
 from boundloop.domain.contacts import EMAIL, PHONE
+from boundloop.reasoners.offline.vocabulary import words
 
 _CURRENCY = r"(?:EUR|CAD|USD|GBP|CHF|AUD|JPY|PLN|SEK|NOK|DKK|CZK|HUF|INR|NZD|SGD|HKD|ZAR|€|\$|£|¥|₹|US\$|C\$)"
 _CODES = r"(?:EUR|CAD|USD|GBP|CHF|AUD|JPY|PLN|SEK|NOK|DKK|CZK|HUF|INR|NZD|SGD|HKD|ZAR)"
@@ -113,19 +114,13 @@ _NAME = re.compile(
     r"(?:[A-Z][\w'’.-]*|[A-Z]\.)(?:\s+(?:(?:of|the|and|de|da|do|dos|du|van|von|der|del|la|le|y|for|&)\s+)*"
     r"(?:[A-Z][\w'’.-]*|[A-Z]\.|\d+|[\"“][A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*)?[\"”](?=\s+[A-Z])))*"
 )
-_LEADING_WORDS = {"the", "a", "an", "in", "on", "at", "for", "by", "and", "of", "to", "from", "with", "as", "if",
-                  "when", "while", "it", "its", "this", "that", "these", "those", "there", "our", "your", "their",
-                  "his", "her", "all", "each", "every", "some", "any", "no", "not", "ask", "see", "use", "call",
-                  "after", "before", "during", "since", "until", "between"}
-_ROLES = {"coach", "manager", "president", "chairman", "chairwoman", "ceo", "founder", "producer", "director",
-          "writer", "author", "journalist", "architect"}
+_LEADING_WORDS = words("span_leading_words")
+_ROLES = words("roles")
 """Job titles written before a person's name ('General Manager Gregg Hale'), which are not part of it; ranks and
 titles of nobility are ('Commander James Bond', 'King George IV')."""
-_QUALIFIERS = {"general", "head", "vice", "deputy", "assistant", "chief", "executive", "managing", "former"}
+_QUALIFIERS = words("role_qualifiers")
 """Words that qualify a job title ('General Manager'), and alone are none ('Head Office')."""
-_NOT_NAMES = {"i", "we", "you", "he", "she", "they", "it", "yes", "no", "ok", "note", "notes", "see", "also", "tip",
-              "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "questions", "rules",
-              "problems", "owner", "updated", "maintained", "effective", "contact"}
+_NOT_NAMES = words("not_names")
 
 
 def finditer(kind: str, text: str) -> Iterator[tuple[int, int]]:

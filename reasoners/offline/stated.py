@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 from boundloop.domain.text import stems, values
+from boundloop.reasoners.offline.vocabulary import words
 
 LITERAL_KINDS = {"code", "postcode", "url", "email", "phone", "room"}
 """Kinds stated only as written: '/room' is not stated by 'book a room'."""
@@ -39,7 +40,7 @@ def stated_by_question(span: str, kind: str, question: str, question_stems: set[
 
 
 _SHORT_NAME = re.compile(r"\b([A-Z][a-z]{2,})\s+(?:[A-Z]\.\s+)?([A-Z][\w'’-]+)")
-_SUFFIXES = frozenset({"Jr", "Sr", "II", "III", "IV"})
+_SUFFIXES = words("name_suffixes")
 
 
 def _named_short(span: str, question: str) -> bool:

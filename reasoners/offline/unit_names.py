@@ -13,12 +13,13 @@ from boundloop.domain.names import TITLE_PARTS, in_order, title_keys
 from boundloop.reasoners.offline.places import name_key
 from boundloop.reasoners.offline.reading import Reading
 from boundloop.reasoners.offline.spans import finditer
+from boundloop.reasoners.offline.vocabulary import words
 
 _IDENTITY = re.compile(r"\b(name|role|team|person|who|system|tool|title|owner|lead|room|contact|service|venue|"
                        r"location|place|host|desk|office|site|building|approver|manager|head|provider|vendor|"
                        r"platform)\b", re.I)
-_CONNECTORS = frozenset("of the and for de da van von du la le del der".split())
-_NOT_OPENERS = frozenset("the a an this that these those it its our your their all each every".split())
+_CONNECTORS = words("name_connectors")
+_NOT_OPENERS = words("not_name_openers")
 
 _LIST_PARTS = re.compile(r",\s|;\s|\s/\s")
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 
 from boundloop.domain.text import stem
+from boundloop.reasoners.offline.vocabulary import words
 
 _AUXILIARY = re.compile(r"\b(?:can|could|do|does|did|must|should|will|may|would|is|are|was|were)\s+(.+?)(?:[?.!]|$)",
                         re.I)
-_CLAUSE_END = frozenset("to for from with by during before after within into about under at per than".split())
-_PARTICLES = frozenset("over up out off back down away in on".split())
+_CLAUSE_END = words("verb_phrase_end")
+_PARTICLES = words("verb_particles")
 _WHO_VERB = re.compile(r"^\s*who\s+(?!has\b|does\b|was\b|is\b)([a-z]{3,}s)\b", re.I)
 _WHO_MODAL = re.compile(r"\bwho\s+(?:has|have|needs?|gets?|is able|are able|is allowed|is authori[sz]ed)\s+to\s+"
                         r"([a-z]{3,})\b|\bwho\s+(?:can|must|should|will|may|would|could)\s+([a-z]{3,})\b", re.I)
