@@ -24,6 +24,7 @@ from boundloop.reasoners.offline.chains import Chain
 from boundloop.reasoners.offline.reading import GENERIC
 from boundloop.reasoners.offline.referents import person_like
 from boundloop.reasoners.offline.units import Unit
+from boundloop.reasoners.offline.vocabulary import phrases
 
 Similarity = Callable[[str, list[str]], list[float]]
 """Cosines between a question and each text (unit vectors of the same encoder)."""
@@ -34,33 +35,12 @@ FEATURES = (
     "answer_found", "explanation", "cos_unit", "cos_titled", "margin", "entity_missing", "links",
     "answer_distance",
 )
-_ANTONYMS = """largest smallest|most least|more less|first last|increase decrease|north south|east west|
-begin end|start end|high low|higher lower|highest lowest|big small|bigger smaller|biggest smallest|long short|
-longer shorter|longest shortest|old new|older newer|oldest newest|early late|earlier later|earliest latest|
-major minor|upper lower|win lose|won lost|rise fall|maximum minimum|always never|many few|above below|
-inside outside|open close|allow forbid|include exclude|add remove|added removed|accept reject|same different|
-top bottom|wide narrow|widest narrowest|strong weak|rich poor|fast slow|hot cold|dry wet|common rare|
-public private|internal external|full part|past future|ancient modern|success failure|join leave|buy sell|
-large small|larger smaller|left right|northern southern|eastern western|northernmost southernmost|
-easternmost westernmost|northeast southwest|northwest southeast|upstream downstream|inner outer|interior exterior|
-front rear|first second|lowest highest|fewer more|
-worst best|worse better|bad good|dead alive|death birth|died born|young old|younger older|youngest oldest|
-input output|import export|imports exports|arrive depart|arrival departure|enter exit|send receive|sent received|
-ascend descend|gain lose|gained lost|attack defend|strengthen weaken|support oppose|supported opposed|
-legal illegal|clean dirty|cheap expensive|heavy light|dark light|hard soft|deep shallow|thick thin|true false|
-allow prohibit|allowed banned|permit forbid|rural urban|domestic foreign|military civilian|male female|
-men women|positive negative|merge split|merged diverged|converge diverge|expand shrink|rise decline|
-increased decreased|increasing decreasing|created destroyed|build destroy|built destroyed|won defeated|
-victory defeat|inbound outbound|incoming outgoing|lower raise|raised lowered|
-shorter taller|tallest shortest|slower faster|slowest fastest|cheaper dearer|warm cool|warmer cooler|
-wet dry|freshwater saltwater|native foreign|single double|partial complete|beginning end|
-start finish|opened closed|opening closing|upper lower|above beneath|ahead behind|north-east south-west"""
 _NEGATION = re.compile(r"\b(not|never|no|none|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE)
 
 
 def _antonym_table() -> dict[str, set[str]]:
     table: dict[str, set[str]] = {}
-    for pair in _ANTONYMS.replace("\n", "").split("|"):
+    for pair in phrases("antonym_pairs"):
         a, b = (stem(w) for w in pair.split())
         table.setdefault(a, set()).add(b)
         table.setdefault(b, set()).add(a)

@@ -14,16 +14,16 @@ from boundloop.reasoners.offline.spans import spans
 from boundloop.reasoners.offline.units import Cell
 from boundloop.reasoners.offline.vocabulary import words
 
-_KIND_HEADERS: dict[str, set[str]] = {
-    "phone": {"extension", "ext", "phone", "mobile", "tel", "telephone", "number", "dial", "line"},
-    "email": {"email", "e-mail", "mail", "contact"},
-    "url": {"url", "address", "link", "web", "website", "site"},
-    "room": {"room", "desk", "office", "location", "area", "floor", "seat", "workstation"},
-    "person": {"name", "owner", "lead", "approver", "contact", "person", "manager", "head", "who", "sponsor"},
-    "code": {"id", "identifier", "code", "channel", "slack", "command", "reference", "ref"},
-    "date": {"date", "day", "when", "deadline", "year", "month"},
-    "time": {"time", "hours", "when"},
-    "place": {"location", "site", "city", "office", "address", "building", "where", "based", "venue"},
+_KIND_HEADERS: dict[str, frozenset[str]] = {
+    "phone": words("headers_phone"),
+    "email": words("headers_email"),
+    "url": words("headers_url"),
+    "room": words("headers_room"),
+    "person": words("headers_person"),
+    "code": words("headers_code"),
+    "date": words("headers_date"),
+    "time": words("headers_time"),
+    "place": words("headers_place"),
 }
 _IDENTIFIER_HEADERS = words("identifier_headers")
 """Columns whose numbers name or reach something ('Ext.: 4127', 'Room: 3.08'): never a count or an amount."""

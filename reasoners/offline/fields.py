@@ -15,17 +15,17 @@ from functools import cache
 from pathlib import Path
 
 from boundloop.domain.text import stems
+from boundloop.reasoners.offline.vocabulary import words
 
 WORDS_FILE = Path(__file__).with_name("field_words.json")
 
-GENERIC = frozenset(stems("name names list details detail contact contacts person people who what which "
-                          "called info information"))
+GENERIC = frozenset(stems(" ".join(words("field_generic_words"))))
 """Words of a field that name no field of their own: 'the first aid contact' is the first aid field."""
 KIND_WORDS: dict[str, frozenset[str]] = {
-    "phone": frozenset(stems("extension extensions ext phone number numbers telephone")),
-    "postcode": frozenset(stems("postcode postcodes")),
-    "email": frozenset(stems("email emails e-mail address")),
-    "url": frozenset(stems("url link address website")),
+    "phone": frozenset(stems(" ".join(words("asks_phone")))),
+    "postcode": frozenset(stems(" ".join(words("asks_postcode")))),
+    "email": frozenset(stems(" ".join(words("asks_email")))),
+    "url": frozenset(stems(" ".join(words("asks_url")))),
 }
 """The words asking for a kind of value: the value's form says them ('ext. 4112' is the extension)."""
 

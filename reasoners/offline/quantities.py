@@ -13,10 +13,9 @@ from collections.abc import Callable
 from boundloop.domain.text import stem
 from boundloop.domain.verdicts import Bound
 from boundloop.reasoners.offline.ranges import COMPARISONS, amounts, just_past
+from boundloop.reasoners.offline.vocabulary import phrases, words
 
-_WORDS = {w: n for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
+_WORDS = {w: n for n, w in enumerate(phrases("number_words"))}
 _NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
 _GIVEN = re.compile(rf"\b{_NUMBER}(?:\s|-)((?:[a-z]+\s){{0,2}}[a-z]+)", re.IGNORECASE)
 _LIMIT = re.compile(
@@ -26,8 +25,7 @@ _LIMIT = re.compile(
 _BOUNDS: dict[Callable[[float, float], bool], Bound] = {
     operator.le: "limit", operator.lt: "limit", operator.ge: "minimum", operator.gt: "threshold"}
 """The kind of bound a comparison is: 'up to', 'less than' limit; 'at least' is a minimum; 'longer than' a threshold."""
-_UNITS = frozenset(stem(u) for u in """minute hour day night week month year visitor guest person people
-employee seat attempt time trip journey quote""".split())
+_UNITS = frozenset(stem(u) for u in words("count_units"))
 
 
 def _value(written: str) -> float:

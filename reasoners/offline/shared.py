@@ -27,7 +27,7 @@ _COPULA = re.compile(r"\b(?:is|was|are|were|has been|had been)\s+(?:an?|the|one 
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _VAGUE = words("vague_words")
 """Words a description shares by its form, not by what it says ('former', 'one')."""
-_ALSO_GENERIC = frozenset(stems("type kind sort example examples category thing"))
+_ALSO_GENERIC = frozenset(stems(" ".join(words("kind_naming_words"))))
 """Words that name no kind ('what type of', 'examples of'): the kind is the word after them."""
 
 
