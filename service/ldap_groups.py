@@ -2,7 +2,9 @@
 
 Active Directory answers nesting itself (the LDAP_MATCHING_RULE_IN_CHAIN rule, 1.2.840.113556.1.4.1941); any other
 directory is walked upwards from the user, at most `MAX_NESTING` levels, a group met twice counted once. Every value
-placed in a filter is escaped (RFC 4515), so a user name such as `*)(uid=*` matches nobody.
+placed in a filter is escaped (RFC 4515), so a user name such as `*)(uid=*` matches nobody; and the entry found
+must hold the name itself, letter case aside, not one the directory's matching rule reaches by dropping spaces
+or folding full-width forms.
 
 Answers are cached for `cache_s`: a user removed from a group loses it within that time, without a restart. When
 the directory cannot be reached, groups read less than `cache_s + grace_s` ago still serve; older ones do not, and
@@ -41,6 +43,20 @@ def _first(values: object) -> str | None:
     if isinstance(values, list):
         return str(values[0]) if values else None
     return str(values) if values else None
+
+
+def _holds_name(entry: dict[str, Any], attribute: str, user: str) -> bool:
+    """Whether the entry's `attribute` holds `user` itself, letter case aside.
+
+    The directory's own matching rule (caseIgnoreMatch) also drops surrounding spaces and folds full-width and
+    compatibility forms: slapd finds `uid=dave` for ' dave' and for its full-width spelling, which an identity
+    provider may hold as another person's name. Case alone is not another person: providers and directories
+    (Entra ID, Okta, Keycloak, Active Directory) keep user names unique regardless of case.
+    """
+    attributes = entry.get("attributes") or {}
+    values: object = next((v for k, v in attributes.items() if k.lower() == attribute.lower()), [])
+    held = values if isinstance(values, list) else [values]
+    return any(isinstance(value, str) and value.lower() == user.lower() for value in held)
 
 
 class LdapGroups:
@@ -86,11 +102,13 @@ class LdapGroups:
         s = self.settings
         try:
             connection.search(s.user_base, f"({s.user_attribute}={escape_filter_chars(user)})", SUBTREE,
-                              attributes=[], size_limit=2)
+                              attributes=[s.user_attribute], size_limit=2)
         except LDAPSizeLimitExceededResult:  # the name matches more than one entry
             return None
         found = _entries(connection)
         if len(found) != 1:  # nobody, or a name two entries share: neither identifies one person
+            return None
+        if not _holds_name(found[0], s.user_attribute, user):
             return None
         user_dn = str(found[0]["dn"])
         if self._is_ad:

@@ -45,6 +45,18 @@ def test_filter_characters_in_a_name_find_nobody(slapd, name):
     assert LdapGroups(settings(slapd.url)).groups_for(name) is None
 
 
+@pytest.mark.parametrize("name", ["dave ", " dave", "\uff44\uff41\uff56\uff45", "dave\u00a0", "d\u0430ve"])
+def test_a_name_the_directory_only_matches_by_normalising_finds_nobody(slapd, name):
+    """slapd matches `uid` ignoring surrounding spaces and folding full-width and no-break forms: without a check
+    of the value it holds, a provider user named '\uff44\uff41\uff56\uff45' (full-width) would get dave's groups."""
+    assert LdapGroups(settings(slapd.url)).groups_for(name) is None
+
+
+def test_letter_case_alone_names_the_same_person(slapd):
+    """Providers and directories treat user names case-insensitively, so case is not a second identity."""
+    assert LdapGroups(settings(slapd.url)).groups_for("Dave") == {"hr", "all-staff"}
+
+
 def test_a_removed_group_is_gone_after_the_cache_time(slapd):
     clock = Clock()
     groups = LdapGroups(settings(slapd.url, cache_s=60), clock=clock)
