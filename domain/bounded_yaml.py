@@ -4,7 +4,8 @@ An alias re-uses a node: nine nested lists of nine aliases ("billion laughs") ar
 become 531,441 items when the metadata is copied or hashed. `load_yaml` works out how many nodes the document
 stands for once every alias is expanded, from the node graph and before anything is built; aliases may add at most
 `ALIAS_NODES_MAX` nodes to what is written out, and a recursive alias is refused. Merge keys (`<<: *defaults`) and a
-few shared lists stay well inside the bound.
+few shared lists stay well inside the bound. A key named twice in one mapping is refused too: YAML's readers keep
+the last value silently, and in an ACL that is a document published to a group its author did not see.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 ALIAS_NODES_MAX = 10_000
 """How many nodes aliases may add once expanded (a large file written out in full is not limited by this)."""
@@ -54,8 +55,38 @@ def expanded_nodes(root: Node) -> tuple[int, int]:
     return len(sizes), sizes[id(root)]
 
 
+MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def repeated_key(root: Node) -> str | None:
+    """The first key a mapping of the document names twice, or None.
+
+    PyYAML keeps the last value of a repeated key without a word: `acl: [hr]` then, lines below, `acl: [all-staff]`
+    publishes the file to everyone while its first line says HR. Merge keys (`<<`) are not keys of their own.
+    """
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, MappingNode):
+            keys: set[tuple[str, str]] = set()
+            for key, _ in node.value:
+                if isinstance(key, ScalarNode) and key.tag != MERGE_TAG:
+                    if (key.tag, key.value) in keys:
+                        return str(key.value)
+                    keys.add((key.tag, key.value))
+        stack.extend(_children(node))
+    return None
+
+
 def load_yaml(text: str | bytes) -> Any:
-    """The document in `text` as plain Python values (SafeLoader's types); `YamlRefused` or `yaml.YAMLError`."""
+    """The document in `text` as plain Python values (SafeLoader's types); `YamlRefused` or `yaml.YAMLError`.
+
+    A key named twice in one mapping is refused (`YamlRefused`), not settled silently by the last value.
+    """
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -65,6 +96,8 @@ def load_yaml(text: str | bytes) -> Any:
         if expanded - written > ALIAS_NODES_MAX:
             raise YamlRefused(f"its aliases expand {written:,} nodes to {expanded:,}; at most {ALIAS_NODES_MAX:,} "
                               "more are allowed")
+        if (key := repeated_key(node)) is not None:
+            raise YamlRefused(f"the key {key[:40]!r} is named twice in one mapping (which one was meant?)")
         return loader.construct_document(node)
     except RecursionError:
         raise YamlRefused("the YAML is nested too deeply") from None

@@ -31,6 +31,16 @@ def acl_list(value: Any) -> tuple[str, ...] | str:
 
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are distinct: `json` keeps a repeated key's last value without a word."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"the glob {key[:40]!r} is named twice (which groups were meant?)")
+        found[key] = value
+    return found
+
+
 class AclManifest:
     """An acl.json / acl.yaml in a folder, mapping file globs (relative to the folder) to groups."""
 
@@ -52,8 +62,8 @@ class AclManifest:
     def load(cls, path: Path) -> AclManifest:
         try:
             text = path.read_text(encoding="utf-8")
-            raw = json.loads(text) if path.suffix == ".json" else load_yaml(text)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
+            raw = json.loads(text, object_pairs_hook=_unique_keys) if path.suffix == ".json" else load_yaml(text)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError, ValueError) as exc:
             raise IngestError(f"ACL manifest {path} cannot be read: {exc}") from None
         if not isinstance(raw, dict):
             raise IngestError(f"ACL manifest {path} must map file globs to lists of groups")
@@ -66,7 +76,11 @@ class AclManifest:
         return cls(rules)
 
     def acl_for(self, relative: str) -> tuple[str, ...] | None:
-        """The groups of the first glob that matches; None when none matches (no ACL: visible to nobody)."""
+        """The groups of the first glob that matches, in the file's order; None when none matches (visible to nobody).
+
+        Order is the rule (`demo/corpus/acl.yaml` lists specific globs before general ones); a glob named twice is
+        refused when the manifest is read, since JSON and YAML readers would otherwise keep its last value silently.
+        """
         name = relative.rsplit("/", 1)[-1]
         for pattern, acl in self.rules:
             if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(name, pattern):

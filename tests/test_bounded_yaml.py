@@ -58,3 +58,13 @@ def test_an_alias_bomb_in_the_prompt_overrides_names_the_file(tmp_path):
     prompts.write_text(BOMB + "\n")
     with pytest.raises(BoundloopError, match=f"cannot read {prompts}: its aliases"):
         load_prompts(str(prompts))
+
+
+def test_a_key_named_twice_is_refused_but_merge_keys_are_not():
+    with pytest.raises(YamlRefused, match="'acl' is named twice"):
+        load_yaml("acl: [hr]\ntitle: Bands\nacl: [all-staff]\n")
+    with pytest.raises(YamlRefused, match="named twice"):
+        load_yaml("users:\n  bob: {groups: [staff]}\n  bob: {groups: [hr]}\n")
+    assert load_yaml("base: &b {acl: [hr]}\ndoc:\n  <<: *b\n  title: T\n") == {
+        "base": {"acl": ["hr"]}, "doc": {"acl": ["hr"], "title": "T"}}
+    assert load_yaml("1: a\n'1': b\n") == {1: "a", "1": "b"}  # an int and a string are two keys

@@ -60,6 +60,33 @@ def test_json_manifest(tmp_path):
     assert docs(load_folder(tmp_path))["a"].acl == ("g",)
 
 
+def test_overlapping_manifest_globs_the_first_in_the_file_wins(tmp_path):
+    """The manifest's order is its rule (specific globs first, as demo/corpus/acl.yaml writes them)."""
+    (tmp_path / "hr").mkdir()
+    (tmp_path / "hr" / "bands.md").write_text("L5 earns EUR 90,000.")
+    (tmp_path / "leave.md").write_text("Leave policy.")
+    (tmp_path / "acl.yaml").write_text('"hr/*": [hr]\n"*.md": [all-staff]\n')
+    found = docs(load_folder(tmp_path))
+    assert found["hr/bands"].acl == ("hr",) and found["leave"].acl == ("all-staff",)
+
+
+def test_a_glob_named_twice_in_a_manifest_is_an_error(tmp_path):
+    (tmp_path / "a.txt").write_text("hello")
+    (tmp_path / "acl.json").write_text('{"*.txt": ["hr"], "*.txt": ["all-staff"]}')
+    with pytest.raises(IngestError, match="twice"):
+        list(load_folder(tmp_path))
+    (tmp_path / "acl.json").unlink()
+    (tmp_path / "acl.yaml").write_text('"*.txt": [hr]\n"*.txt": [all-staff]\n')
+    with pytest.raises(IngestError, match="twice"):
+        list(load_folder(tmp_path))
+
+
+def test_front_matter_naming_acl_twice_is_refused(tmp_path):
+    (tmp_path / "a.md").write_text("---\nacl: [hr]\ntitle: Bands\nacl: [all-staff]\n---\nL5 earns EUR 90,000.\n")
+    [problem] = problems(load_folder(tmp_path))
+    assert "twice" in problem.message and not docs(load_folder(tmp_path))
+
+
 def test_bad_manifest_is_an_error(tmp_path):
     (tmp_path / "a.txt").write_text("hello")
     (tmp_path / "acl.json").write_text(json.dumps({"*.txt": "not-a-list", "*.md": [1]}))
