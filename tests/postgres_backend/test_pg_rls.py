@@ -91,3 +91,40 @@ def test_searching_as_a_role_that_could_bypass_rls_is_refused(pg, pg_index_serve
     with pytest.raises(IndexAccessError, match="refusing to search as role"):
         PostgresIndex(PgSettings(writer_url=pg.settings.writer_url, reader_url=reader))
 
+
+
+def _visible(pg, encoder, groups, query="Reorganisation plan procurement merges"):
+    by_mode = {mode: {h.doc_id for h in hybrid_search(pg, encoder, query, access(*groups), k=50, mode=mode)}
+               for mode in ("keyword", "vector", "hybrid")}
+    by_mode["title"] = {h.doc_id for h in hybrid_search(pg, encoder, "Reorganisation plan", access(*groups), k=5,
+                                                         mode="title")}
+    by_mode["load"] = {c.doc_id for c in pg.load_chunks(["reorg#0"], access(*groups)).values()}
+    return by_mode
+
+
+def _weights(pg, groups, lexemes):
+    with psycopg.connect(pg.settings.reader_url) as conn:
+        conn.execute("SELECT set_config('boundloop.groups', %s::text[]::text, true)", (groups,))
+        return {w for (w,) in conn.execute("SELECT lexeme FROM boundloop.term_weights(%s)", (lexemes,))}
+
+
+@pytest.mark.parametrize("text", [None, "Procurement merges into finance. The reorganisation waits."])
+def test_a_narrowed_acl_takes_every_path_away_from_the_old_group(pg, encoder, docs_jsonl, text):
+    """Re-ingest with a narrower ACL, same text (a relabel: postings keep their rows) or new text (rows replaced):
+    the old group finds it by no mode, cannot load its chunk id, and learns no weight for its words."""
+    import json
+
+    from boundloop.retrieval.ingest import ingest
+    from boundloop.retrieval.loaders import load_jsonl
+    from tests.conftest import DOCS
+
+    assert all("reorg" in docs for docs in _visible(pg, encoder, ["leadership"]).values())
+    row = dict(DOCS[4], acl=["board"], **({"text": text} if text else {}))
+    docs_jsonl.write_text(json.dumps(row) + "\n")  # the corpus's own file: same source, so a relabel is one
+    report = ingest(pg, encoder, load_jsonl(docs_jsonl), show_progress=False)
+    assert report.updated == 1 and report.chunks_written == (1 if text else 0)
+    for mode, docs in _visible(pg, encoder, ["leadership", "all-staff"]).items():
+        assert "reorg" not in docs, f"the old group still reaches it by {mode}"
+    assert all("reorg" in docs for docs in _visible(pg, encoder, ["board"]).values())
+    assert _weights(pg, ["leadership"], ["procur", "reorganis"]) == set()
+    assert _weights(pg, ["board"], ["procur", "reorganis"]) == {"procur", "reorganis"}
