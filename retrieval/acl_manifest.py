@@ -41,6 +41,23 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+Rule = tuple[str, tuple[str, ...]]
+
+
+def _shadowed(rules: list[Rule]) -> tuple[Rule, Rule] | None:
+    """A glob that an earlier one with other groups always matches first, and that earlier one; else None.
+
+    '"*": [all-staff]' before '"hr/*": [hr]' publishes the HR folder to everyone: the first matching glob wins, and
+    '*' matches 'hr/*' itself, so it matches every path 'hr/*' would. A tool that sorts a manifest's keys makes
+    exactly this order. The same groups twice are harmless and pass.
+    """
+    for index, (late, late_acl) in enumerate(rules):
+        for early, early_acl in rules[:index]:
+            if set(early_acl) != set(late_acl) and fnmatch.fnmatchcase(late, early):
+                return (early, early_acl), (late, late_acl)
+    return None
+
+
 class AclManifest:
     """An acl.json / acl.yaml in a folder, mapping file globs (relative to the folder) to groups."""
 
@@ -73,6 +90,11 @@ class AclManifest:
             if isinstance(acl, str):
                 raise IngestError(f"ACL manifest {path}: {pattern!r} {acl}")
             rules.append((str(pattern), acl))
+        if shadowed := _shadowed(rules):
+            (early, early_acl), (late, late_acl) = shadowed
+            raise IngestError(f"ACL manifest {path}: {late!r} {list(late_acl)} comes after {early!r} "
+                              f"{list(early_acl)}, which already matches every file it names, so its groups would "
+                              "never apply (the first matching glob wins): put the more specific glob first")
         return cls(rules)
 
     def acl_for(self, relative: str) -> tuple[str, ...] | None:

@@ -1,7 +1,10 @@
 import json
+import re
 
 import pytest
 
+from boundloop.retrieval.acl_manifest import AclManifest
+from boundloop.retrieval.config import DEMO_ROOT
 from boundloop.retrieval.documents import Document, LoadProblem
 from boundloop.retrieval.errors import IngestError
 from boundloop.retrieval.loaders import load_folder, load_jsonl, load_path
@@ -68,6 +71,26 @@ def test_overlapping_manifest_globs_the_first_in_the_file_wins(tmp_path):
     (tmp_path / "acl.yaml").write_text('"hr/*": [hr]\n"*.md": [all-staff]\n')
     found = docs(load_folder(tmp_path))
     assert found["hr/bands"].acl == ("hr",) and found["leave"].acl == ("all-staff",)
+
+
+@pytest.mark.parametrize(("manifest", "named"), [
+    ('"*": [all-staff]\n"hr/*": [hr]\n', "'hr/*'"),  # keys sorted by a tool: the HR folder would be everyone's
+    ('"*.md": [all-staff]\n"hr/*.md": [hr]\n', "'hr/*.md'"),
+    ('"it-*.txt": [all-staff]\n"it-admin-*.txt": [it]\n', "'it-admin-*.txt'"),
+])
+def test_a_glob_an_earlier_one_always_matches_first_stops_the_ingest(tmp_path, manifest, named):
+    (tmp_path / "hr").mkdir()
+    (tmp_path / "hr" / "bands.md").write_text("L5 earns EUR 90,000.")
+    (tmp_path / "acl.yaml").write_text(manifest)
+    with pytest.raises(IngestError, match=f"{re.escape(named)}.*never apply"):
+        list(load_folder(tmp_path))
+
+
+def test_a_later_glob_with_the_same_groups_or_a_narrower_earlier_one_passes(tmp_path):
+    (tmp_path / "a.md").write_text("hello")
+    (tmp_path / "acl.yaml").write_text('"*.md": [staff]\n"a*.md": [staff]\n"hr/*": [hr]\n"*": [all-staff]\n')
+    assert docs(load_folder(tmp_path))["a"].acl == ("staff",)
+    assert AclManifest.find(DEMO_ROOT / "corpus").rules  # the demo's manifest, specific globs first, loads
 
 
 def test_a_glob_named_twice_in_a_manifest_is_an_error(tmp_path):
