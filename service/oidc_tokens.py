@@ -8,6 +8,7 @@ refusal is `AuthenticationFailed` with a short reason.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,6 +119,10 @@ class OidcVerifier:
         user = claims.get(self.settings.user_claim)
         if not isinstance(user, str) or not user.strip():
             raise AuthenticationFailed(f"invalid token: no {self.settings.user_claim!r} claim naming the user")
+        if user != user.strip() or any(unicodedata.category(c) in ("Cc", "Cf") for c in user):
+            # 'dave ' or 'dave' with a zero-width space is another name to the provider, never dave here
+            raise AuthenticationFailed(f"invalid token: its {self.settings.user_claim!r} claim has spaces around it or "
+                                       "invisible characters in it")
         raw = claims.get(self.settings.groups_claim)
         if raw is not None and not (isinstance(raw, list) and all(isinstance(g, str) for g in raw)):
             raise AuthenticationFailed(f"invalid token: its {self.settings.groups_claim!r} claim is not a list "
@@ -126,4 +131,4 @@ class OidcVerifier:
         if isinstance(expires, bool) or not isinstance(expires, int | float):
             raise AuthenticationFailed("invalid token: its 'exp' claim is not a number of seconds")
         groups = frozenset(g for g in raw if g) if raw is not None else None
-        return TokenIdentity(user=user.strip(), groups=groups, expires=float(expires))
+        return TokenIdentity(user=user, groups=groups, expires=float(expires))

@@ -188,6 +188,8 @@ def own_verifier(own_key) -> OidcVerifier:
     ({"exp": None}, "invalid token"),
     ({"preferred_username": None}, "no 'preferred_username' claim"),
     ({"groups": "admin"}, "not a list"),
+    ({"preferred_username": "dave "}, "spaces around it"),  # another name to the provider: never dave here
+    ({"preferred_username": "\u200bdave"}, "invisible characters"),
 ])
 def test_each_claim_is_checked(own_verifier, own_key, changes, reason):
     now = int(time.time())
