@@ -15,17 +15,17 @@ from functools import cache
 from pathlib import Path
 
 from boundloop.domain.text import stems
-from boundloop.reasoners.offline.vocabulary import words
+from boundloop.reasoners.offline.vocabulary import stemmed
 
 WORDS_FILE = Path(__file__).with_name("field_words.json")
 
-GENERIC = frozenset(stems(" ".join(words("field_generic_words"))))
+GENERIC = stemmed("field_generic_words")
 """Words of a field that name no field of their own: 'the first aid contact' is the first aid field."""
 KIND_WORDS: dict[str, frozenset[str]] = {
-    "phone": frozenset(stems(" ".join(words("asks_phone")))),
-    "postcode": frozenset(stems(" ".join(words("asks_postcode")))),
-    "email": frozenset(stems(" ".join(words("asks_email")))),
-    "url": frozenset(stems(" ".join(words("asks_url")))),
+    "phone": stemmed("asks_phone"),
+    "postcode": stemmed("asks_postcode"),
+    "email": stemmed("asks_email"),
+    "url": stemmed("asks_url"),
 }
 """The words asking for a kind of value: the value's form says them ('ext. 4112' is the extension)."""
 

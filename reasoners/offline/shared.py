@@ -19,7 +19,7 @@ from boundloop.reasoners.offline.answerability import Similarity
 from boundloop.reasoners.offline.compare import about
 from boundloop.reasoners.offline.reading import GENERIC, Reading
 from boundloop.reasoners.offline.units import chunk_ordinal
-from boundloop.reasoners.offline.vocabulary import words
+from boundloop.reasoners.offline.vocabulary import stemmed, words
 
 _SHARED = re.compile(r"\bboth\b|\bin common\b|\bshared? by\b|\b(?:do|does|did)\b.*\bshare\b", re.I)
 _PAIR = re.compile(r"\band\b", re.I)
@@ -27,7 +27,7 @@ _COPULA = re.compile(r"\b(?:is|was|are|were|has been|had been)\s+(?:an?|the|one 
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _VAGUE = words("vague_words")
 """Words a description shares by its form, not by what it says ('former', 'one')."""
-_ALSO_GENERIC = frozenset(stems(" ".join(words("kind_naming_words"))))
+_ALSO_GENERIC = stemmed("kind_naming_words")
 """Words that name no kind ('what type of', 'examples of'): the kind is the word after them."""
 
 
