@@ -42,6 +42,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 Rule = tuple[str, tuple[str, ...]]
+"""A manifest's glob and the groups it gives the files it matches."""
 
 
 def _shadowed(rules: list[Rule]) -> tuple[Rule, Rule] | None:
@@ -61,7 +62,7 @@ def _shadowed(rules: list[Rule]) -> tuple[Rule, Rule] | None:
 class AclManifest:
     """An acl.json / acl.yaml in a folder, mapping file globs (relative to the folder) to groups."""
 
-    def __init__(self, rules: list[tuple[str, tuple[str, ...]]]) -> None:
+    def __init__(self, rules: list[Rule]) -> None:
         self.rules = rules
 
     @classmethod
@@ -84,7 +85,7 @@ class AclManifest:
             raise IngestError(f"ACL manifest {path} cannot be read: {exc}") from None
         if not isinstance(raw, dict):
             raise IngestError(f"ACL manifest {path} must map file globs to lists of groups")
-        rules: list[tuple[str, tuple[str, ...]]] = []
+        rules: list[Rule] = []
         for pattern, groups in raw.items():
             acl = acl_list(groups)
             if isinstance(acl, str):

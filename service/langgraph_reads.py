@@ -119,9 +119,8 @@ class _ResponseGuard:
     async def _checked(self, body: bytes, status: int) -> tuple[int, bytes]:
         if not body.strip():
             return status, body
-        try:
-            value = json.loads(body)
-        except ValueError:
+        value = _parsed(body)
+        if value is UNPARSED:
             return 502, json.dumps({"detail": UNCHECKED}).encode()
         if isinstance(value, list):
             items = [await _withheld_item(item, self.access) for item in value]
