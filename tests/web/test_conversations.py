@@ -152,10 +152,10 @@ def test_a_conversation_is_deleted_from_the_list_once_confirmed(playwright_drive
         page.get_by_test_id("new-conversation").click()
         ask(page, LEAVE)
         listed = page.get_by_test_id("conversation")
-        listed.nth(1).wait_for()
+        remove = page.get_by_role("button", name=f"Delete the conversation: {LEAVE}")
+        remove.wait_for()  # the list has the new conversation on top; grace's earlier ones are already listed
         ours = [b.get_attribute("data-conversation-id") for b in listed.all()][:2]
         grace = {"X-API-Key": "demo-key-grace"}
-        remove = page.get_by_role("button", name=f"Delete the conversation: {LEAVE}")
 
         page.once("dialog", lambda dialog: dialog.dismiss())
         remove.click()
